@@ -1,0 +1,149 @@
+// Per-shard top-k: the best k of n entries of a key column, in order.
+//
+// One pass keeps a buffer of candidates in entry order and a limit on the primary image: an entry
+// whose image is above the limit cannot be among the best k and costs one SIMD compare. When the
+// buffer fills, it is cut to the best k and the limit tightens to the k-th image (tantivy's
+// TopNComputer, DuckDB's boundary). Before the pass, a stratified sample of the column sets the
+// first limit near the k-th image, so sorted and reverse-sorted input cost what random input does:
+// without it, every element of an improving sequence would enter the buffer. If the sample's limit
+// turns out too tight (fewer than k entries at or below it), a second pass runs without it.
+// The survivors are cut to exactly k and sorted by a stable radix sort of their images.
+//
+// Invariant: entries are pushed in ascending entry order and cuts keep order, so equal images
+// leave the radix sort in entry order, which is the tie-break.
+
+import { alloc, mark, release } from "./arena";
+import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage } from "./keys";
+import { insertionSort, keepFirst, radixSort, select } from "./pairs";
+
+const SAMPLE: u32 = 1024;
+const SMALL_SORT: u32 = 32;
+
+let bufImg: usize = 0;
+let bufEnt: usize = 0;
+let size: u32 = 0;
+let cap: u32 = 0;
+let want: u32 = 0;
+let limit: i64 = 0;
+let exhausted = false;
+
+/**
+ * Writes to `out` (u32 per entry) the entries 0..n-1 of the key columns in `spec` (`keyCount`
+ * descriptors, see keys.ts) that sort first, best first; returns how many: min(k, n).
+ */
+export function topK(spec: usize, keys: i32, n: u32, k: u32, out: usize): u32 {
+  loadSpec(spec, keys);
+  want = min(k, n);
+  if (want == 0) return 0;
+  const m = mark();
+  const sampled = n >= SAMPLE * 8 && (<u64>k) * 4 < <u64>n;
+  cap = sampled ? min(n, max(want * 2, 256)) : n;
+  bufImg = alloc((<usize>cap) << 3);
+  bufEnt = alloc((<usize>cap) << 2);
+  scan(n, sampled ? sampleLimit(n) : i64.MAX_VALUE);
+  if (size < want) scan(n, i64.MAX_VALUE);
+  size = keepFirst(bufImg, bufEnt, size, want);
+  sortBuffer();
+  memory.copy(out, bufEnt, (<usize>want) << 2);
+  release(m);
+  return want;
+}
+
+function scan(n: u32, start: i64): void {
+  size = 0;
+  limit = start;
+  exhausted = false;
+  const keys = column(0);
+  const dir = i64x2.splat(dirMask(0));
+  const miss = i64x2.splat(missingImage(0));
+  let lim = i64x2.splat(limit);
+  const n4 = n & ~3;
+  let i: u32 = 0;
+  for (; i < n4; i += 4) {
+    const at = keys + ((<usize>i) << 3);
+    const a = images(v128.load(at), dir, miss);
+    const b = images(v128.load(at, 16), dir, miss);
+    if (v128.any_true(v128.or(i64x2.le_s(a, lim), i64x2.le_s(b, lim)))) {
+      offer(i64x2.extract_lane(a, 0), i);
+      offer(i64x2.extract_lane(a, 1), i + 1);
+      offer(i64x2.extract_lane(b, 0), i + 2);
+      offer(i64x2.extract_lane(b, 1), i + 3);
+      if (exhausted) return;
+      lim = i64x2.splat(limit);
+    }
+  }
+  for (; i < n; i++) {
+    offer(imageAt(0, i), i);
+    if (exhausted) return;
+  }
+}
+
+@inline function images(bits: v128, dir: v128, miss: v128): v128 {
+  const sortable = v128.xor(v128.xor(bits, i64x2.shr_u(i64x2.shr_s(bits, 63), 1)), dir);
+  return v128.bitselect(miss, sortable, f64x2.ne(bits, bits));
+}
+
+@inline function offer(v: i64, e: u32): void {
+  if (v > limit || exhausted) return;
+  store<i64>(bufImg + ((<usize>size) << 3), v);
+  store<u32>(bufEnt + ((<usize>size) << 2), e);
+  if (++size == cap) cut();
+}
+
+/** Cuts the full buffer to the best `want` and tightens the limit to what can still enter. */
+function cut(): void {
+  size = keepFirst(bufImg, bufEnt, size, want);
+  let kth = i64.MIN_VALUE;
+  for (let i: u32 = 0; i < size; i++) kth = max(kth, load<i64>(bufImg + ((<usize>i) << 3)));
+  if (keyCount() > 1) {
+    limit = kth; // an equal primary image may still win on a later key
+  } else if (kth == i64.MIN_VALUE) {
+    exhausted = true; // nothing sorts before the k-th, and later entries lose ties
+  } else {
+    limit = kth - 1; // later entries lose ties, so only strictly smaller images enter
+  }
+}
+
+function sortBuffer(): void {
+  if (size <= SMALL_SORT) {
+    insertionSort(bufImg, bufEnt, size);
+    return;
+  }
+  // Stable passes from the last key to the first give the lexicographic order, ties in entry order.
+  for (let j = keyCount() - 1; j >= 0; j--) {
+    if (j > 0 || keyCount() > 1) {
+      for (let i: u32 = 0; i < size; i++) {
+        store<i64>(bufImg + ((<usize>i) << 3), imageAt(j, load<u32>(bufEnt + ((<usize>i) << 2))));
+      }
+    }
+    radixSort(bufImg, bufEnt, size);
+  }
+}
+
+/**
+ * A primary-image limit that about k·(1+ε) entries pass: the image at a safe rank of a stratified
+ * sample (one random entry in each of SAMPLE equal strata), a few standard deviations above k's
+ * expected rank so that fewer than k pass only rarely.
+ */
+function sampleLimit(n: u32): i64 {
+  const m = mark();
+  const img = alloc((<usize>SAMPLE) << 3), ent = alloc((<usize>SAMPLE) << 2);
+  const stride = n / SAMPLE;
+  const dir = dirMask(0), miss = missingImage(0), keys = column(0);
+  let rnd: u32 = 0x2545f491;
+  for (let s: u32 = 0; s < SAMPLE; s++) {
+    rnd ^= rnd << 13; rnd ^= rnd >> 17; rnd ^= rnd << 5;
+    const e = s * stride + rnd % stride;
+    store<i64>(img + ((<usize>s) << 3), imageOf(load<f64>(keys + ((<usize>e) << 3)), dir, miss));
+    store<u32>(ent + ((<usize>s) << 2), e);
+  }
+  const expected = <f64>want * <f64>SAMPLE / <f64>n;
+  const rank = <u32>(expected + 3.0 * Math.sqrt(expected) + 3.0);
+  let result = i64.MAX_VALUE;
+  if (rank < SAMPLE) {
+    select(img, ent, SAMPLE, rank);
+    result = load<i64>(img + ((<usize>rank) << 3));
+  }
+  release(m);
+  return result;
+}

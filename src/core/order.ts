@@ -1,0 +1,62 @@
+/**
+ * The sort order shared by the wasm kernels and their reference: what a sort key is, and how two
+ * entries compare. The kernels implement the same rule on order-preserving i64 images
+ * (assembly/keys.ts); this file states it once in plain TypeScript.
+ */
+
+export type Direction = 'asc' | 'desc';
+
+/** Where entries whose value is NaN (missing) sort: last (default), first, or as if they held a value. */
+export type Missing = '_last' | '_first' | number;
+
+/** One sort key: a column of f64 values indexed by entry, with its direction and missing policy. */
+export interface SortKey<Column = Float64Array> {
+  values: Column;
+  order?: Direction;
+  missing?: Missing;
+}
+
+/**
+ * Compares two values of one key: negative when `a` sorts first.
+ * NaN is missing; -0 sorts before +0 in ascending order (Lucene's doubleToSortableLong order).
+ */
+export function compareValues(a: number, b: number, order: Direction = 'asc', missing: Missing = '_last'): number {
+  if (typeof missing === 'number' && !Number.isNaN(missing)) {
+    if (Number.isNaN(a)) a = missing;
+    if (Number.isNaN(b)) b = missing;
+  }
+  const aMissing = Number.isNaN(a), bMissing = Number.isNaN(b);
+  if (aMissing || bMissing) {
+    if (aMissing && bMissing) return 0;
+    const missingFirst = missing === '_first';
+    return aMissing === missingFirst ? -1 : 1;
+  }
+  let c = a < b ? -1 : a > b ? 1 : 0;
+  if (c === 0 && a === 0) c = (Object.is(a, -0) ? -1 : 1) - (Object.is(b, -0) ? -1 : 1);
+  return order === 'desc' ? -c : c;
+}
+
+/** Compares entries `ea` and `eb` on every key in turn: negative when `ea` sorts first, 0 on a full tie. */
+export function compareEntries(keys: readonly SortKey<ArrayLike<number>>[], ea: number, eb: number): number {
+  for (const key of keys) {
+    const c = compareValues(key.values[ea], key.values[eb], key.order, key.missing);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+/**
+ * Sorted runs over shared key columns: run s is entries [starts[s], starts[s+1]) of every key's
+ * values, sorted by the keys with equal keys in position order. Entries compare by keys, then run
+ * index, then position within the run (Lucene's TopDocs.merge tie-break).
+ */
+export interface Runs<Column = Float64Array> {
+  keys: SortKey<Column>[];
+  starts: Uint32Array;
+}
+
+/** A page of merged entries: for each, its run and its position within the run. */
+export interface MergedPage {
+  run: Uint32Array;
+  pos: Uint32Array;
+}

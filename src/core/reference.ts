@@ -1,0 +1,34 @@
+/**
+ * Plain TypeScript versions of the three kernels: obviously right, slow. They are the oracle in the
+ * tests and the "js-reference" strategy in the benchmarks.
+ */
+import { compareEntries, type MergedPage, type Runs, type SortKey } from './order.ts';
+
+/** The entries 0..n-1 that sort first by `keys` (ties by lower entry), best first; min(k, n) of them. */
+export function topK(keys: SortKey<ArrayLike<number>>[], n: number, k: number): Uint32Array {
+  const entries = Array.from({ length: n }, (_, i) => i);
+  entries.sort((a, b) => compareEntries(keys, a, b) || a - b);
+  return Uint32Array.from(entries.slice(0, Math.max(0, Math.min(k, n))));
+}
+
+function mergedOrder(runs: Runs<ArrayLike<number>>): { run: number; pos: number }[] {
+  const all: { run: number; pos: number; entry: number }[] = [];
+  for (let s = 0; s + 1 < runs.starts.length; s++) {
+    for (let e = runs.starts[s]; e < runs.starts[s + 1]; e++) all.push({ run: s, pos: e - runs.starts[s], entry: e });
+  }
+  all.sort((a, b) => compareEntries(runs.keys, a.entry, b.entry) || a.run - b.run || a.pos - b.pos);
+  return all;
+}
+
+/** Merged entries [from, from+size) of the runs. */
+export function mergeRuns(runs: Runs<ArrayLike<number>>, from: number, size: number): MergedPage {
+  const page = mergedOrder(runs).slice(from, from + size);
+  return { run: Uint32Array.from(page, (x) => x.run), pos: Uint32Array.from(page, (x) => x.pos) };
+}
+
+/** For each run, how many of its entries are among the first `rank` of the merged order. */
+export function rankSelect(runs: Runs<ArrayLike<number>>, rank: number): Uint32Array {
+  const splits = new Uint32Array(runs.starts.length - 1);
+  for (const { run } of mergedOrder(runs).slice(0, rank)) splits[run]++;
+  return splits;
+}
