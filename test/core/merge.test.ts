@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { reference, wasmKernels } from '../../src/core/index.ts';
+import { runsOf } from './arbitraries.ts';
+
+const wasm = wasmKernels();
+
+describe('mergeRuns matches the reference', () => {
+  it('1..64 runs, some empty, any from and size', () => {
+    fc.assert(
+      fc.property(
+        runsOf(64, 40, 3).chain((runs) => {
+          const total = runs.starts[runs.starts.length - 1] - runs.starts[0];
+          return fc.tuple(fc.constant(runs), fc.nat(total + 10), fc.nat(total + 10));
+        }),
+        ([runs, from, size]) => {
+          const got = wasm.mergeRuns(runs, from, size);
+          const want = reference.mergeRuns(runs, from, size);
+          expect([...got.run]).toEqual([...want.run]);
+          expect([...got.pos]).toEqual([...want.pos]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('consecutive pages concatenate to the whole merge: no duplicates, no gaps', () => {
+    fc.assert(
+      fc.property(runsOf(16, 60, 2), fc.integer({ min: 1, max: 25 }), (runs, size) => {
+        const total = runs.starts[runs.starts.length - 1] - runs.starts[0];
+        const whole = wasm.mergeRuns(runs, 0, total);
+        const pages: string[] = [];
+        for (let from = 0; from < total; from += size) {
+          const page = wasm.mergeRuns(runs, from, size);
+          page.run.forEach((r, i) => pages.push(`${r}:${page.pos[i]}`));
+        }
+        expect(pages).toEqual([...whole.run].map((r, i) => `${r}:${whole.pos[i]}`));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('past the end yields nothing', () => {
+    const runs = { keys: [{ values: Float64Array.from([1, 2, 3]) }], starts: Uint32Array.from([0, 3]) };
+    expect(wasm.mergeRuns(runs, 3, 10).run.length).toBe(0);
+    expect(wasm.mergeRuns(runs, 0, 0).run.length).toBe(0);
+  });
+});

@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { reference, wasmKernels } from '../../src/core/index.ts';
+import { column, keysOf, keyShape, pattern, value } from './arbitraries.ts';
+
+const wasm = wasmKernels();
+
+describe('topK matches the reference', () => {
+  it('small inputs, 1..4 keys, any k', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(300).chain((n) => fc.tuple(fc.constant(n), keysOf(n, 4), fc.nat(n + 5))),
+        ([n, keys, k]) => {
+          expect([...wasm.topK(keys, n, k)]).toEqual([...reference.topK(keys, n, k)]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('large inputs, where the sampled limit and buffer cuts run', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 8192, max: 30_000 }),
+        fc.array(value, { minLength: 1, maxLength: 5000 }),
+        pattern,
+        keyShape,
+        fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 40_000 })),
+        (n, vals, shape, key, k) => {
+          const keys = [{ values: column(vals, n, shape), ...key }];
+          expect([...wasm.topK(keys, n, k)]).toEqual([...reference.topK(keys, n, k)]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('large multi-key inputs', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 8192, max: 20_000 }).chain((n) => fc.tuple(fc.constant(n), keysOf(n, 4), fc.nat(3000))),
+        ([n, keys, k]) => {
+          expect([...wasm.topK(keys, n, k)]).toEqual([...reference.topK(keys, n, k)]);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it('reads columns in wasm memory in place', () => {
+    const col = wasm.column(10_000);
+    for (let i = 0; i < col.length; i++) col.values[i] = (i * 7919) % 1000;
+    const keys = [{ values: col, order: 'desc' as const }];
+    const plain = [{ values: Float64Array.from(col.values), order: 'desc' as const }];
+    expect([...wasm.topK(keys, col.length, 50)]).toEqual([...reference.topK(plain, col.length, 50)]);
+  });
+
+  it('rejects impossible arguments before they reach the module', () => {
+    const values = new Float64Array(4);
+    expect(() => wasm.topK([{ values }], 5, 1)).toThrow(RangeError);
+    expect(() => wasm.topK([{ values }], 4, -1)).toThrow(RangeError);
+    expect(() => wasm.topK([], 4, 1)).toThrow(RangeError);
+    const five = Array.from({ length: 5 }, () => ({ values }));
+    expect(() => wasm.topK(five, 4, 1)).toThrow(RangeError);
+  });
+});
+
+describe('topK when the sample misleads', () => {
+  // Mirrors the kernel's stratified sample (assembly/topk.ts: 1024 strata, xorshift32 from
+  // 0x2545f491) to put the smallest values exactly where it looks, so its limit admits too few
+  // entries and the kernel must fall back to a full pass.
+  function sampledPositions(n: number): number[] {
+    const stride = Math.floor(n / 1024);
+    let rnd = 0x2545f491;
+    const out: number[] = [];
+    for (let s = 0; s < 1024; s++) {
+      rnd = (rnd ^ (rnd << 13)) >>> 0;
+      rnd = (rnd ^ (rnd >>> 17)) >>> 0;
+      rnd = (rnd ^ (rnd << 5)) >>> 0;
+      out.push(s * stride + (rnd % stride));
+    }
+    return out;
+  }
+
+  it.each(['asc', 'desc'] as const)('still returns the true top k (%s)', (order) => {
+    const n = 16_384;
+    const sign = order === 'asc' ? 1 : -1;
+    const values = Float64Array.from({ length: n }, (_, i) => sign * (1e6 + i));
+    sampledPositions(n).forEach((e, i) => (values[e] = sign * i));
+    const keys = [{ values, order }];
+    const got = wasm.topK(keys, n, 200);
+    expect(got.length).toBe(200);
+    expect([...got]).toEqual([...reference.topK(keys, n, 200)]);
+  });
+});
