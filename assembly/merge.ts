@@ -8,7 +8,7 @@
 // Equal keys order by run index, then position in the run (Lucene's TopDocs.merge).
 
 import { alloc, mark, release } from "./arena";
-import { imageAt, keyCount, loadSpec } from "./keys";
+import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage } from "./keys";
 import { splits } from "./rank";
 
 @inline function u32At(base: usize, i: u32): u32 {
@@ -19,9 +19,17 @@ import { splits } from "./rank";
 }
 
 let starts: usize = 0;
-let cursor: usize = 0; // per run: global entry index of its head
+let cursor: usize = 0; // per run: global entry index of its head, in the tree being built
 let leaves: u32 = 0; // L: runs rounded up to a power of two
 let runs_: u32 = 0;
+
+// A tree is one block: per leaf its cursor (u32), per node its loser's tie (u32) and image (i64).
+@inline function treeTies(t: usize): usize {
+  return t + ((<usize>leaves) << 2);
+}
+@inline function treeImages(t: usize): usize {
+  return t + ((<usize>leaves) << 3);
+}
 
 /**
  * Writes the run (u32) and position within the run (u32) of merged entries [from, from+size) to
@@ -37,25 +45,76 @@ export function mergeRuns(
   const count = min(size, total - from);
   const m = mark();
   starts = runStarts;
+  runs_ = runs;
   leaves = 1;
   while (leaves < runs) leaves <<= 1;
-  cursor = alloc((<usize>leaves) << 2);
-  splits(runStarts, runs, from, cursor);
-  for (let s: u32 = 0; s < runs; s++) setU32(cursor, s, u32At(cursor, s) + u32At(runStarts, s));
-  const nodeImg = alloc((<usize>leaves) << 3);
-  const nodeTie = alloc((<usize>leaves) << 2);
-  runs_ = runs;
-  let w = build(nodeImg, nodeTie);
+  if (keyCount() > 1) mergeMulti(from, count, outRun, outPos);
+  else mergeSingle(from, count, outRun, outPos);
+  release(m);
+  return count;
+}
+
+let winner: u32 = 0;
+
+/** Allocates and builds a tree whose heads are the runs' entries at merged rank `rank`; sets `winner`. */
+function plant(rank: u32): usize {
+  const t = alloc((<usize>leaves) << 4);
+  cursor = t;
+  splits(starts, runs_, rank, cursor);
+  for (let s: u32 = 0; s < runs_; s++) setU32(cursor, s, u32At(cursor, s) + u32At(starts, s));
+  winner = build(treeImages(t), treeTies(t));
+  return t;
+}
+
+function mergeMulti(from: u32, count: u32, outRun: usize, outPos: usize): void {
+  const t = plant(from);
+  let w = winner;
   for (let i: u32 = 0; i < count; i++) {
     const run = w & (leaves - 1);
     const e = u32At(cursor, run);
     setU32(outRun, i, run);
-    setU32(outPos, i, e - u32At(runStarts, run));
+    setU32(outPos, i, e - u32At(starts, run));
     setU32(cursor, run, e + 1);
-    w = keyCount() == 1 ? replay(nodeImg, nodeTie, run) : replayMulti(nodeImg, nodeTie, run);
+    w = replayMulti(treeImages(t), treeTies(t), run);
   }
-  release(m);
-  return count;
+}
+
+function mergeSingle(from: u32, count: u32, outRun: usize, outPos: usize): void {
+  const t = plant(from);
+  const keys = column(0), dir = dirMask(0), miss = missingImage(0);
+  let w = winner;
+  for (let i: u32 = 0; i < count; i++) w = step(t, w, i, outRun, outPos, keys, dir, miss);
+}
+
+/**
+ * Emits tree t's winner `w` as output i, advances its run and replays the run's path with selects
+ * (no data-dependent branch); returns the new winner.
+ */
+@inline function step(t: usize, w: u32, i: u32, outRun: usize, outPos: usize, keys: usize, dir: i64, miss: i64): u32 {
+  const run = w & (leaves - 1);
+  const nodeImg = treeImages(t), nodeTie = treeTies(t);
+  const e = u32At(t, run);
+  store<u32>(outRun + ((<usize>i) << 2), run);
+  store<u32>(outPos + ((<usize>i) << 2), e - u32At(starts, run));
+  const next = e + 1;
+  store<u32>(t + ((<usize>run) << 2), next);
+  const live = next < u32At(starts, run + 1);
+  // A spent run's head reads its last entry instead; the select discards the value.
+  const v = imageOf(load<f64>(keys + ((<usize>select<u32>(next, e, live)) << 3)), dir, miss);
+  let wi = select<i64>(v, i64.MAX_VALUE, live);
+  let wt = select<u32>(run, run + leaves, live);
+  let node = (run + leaves) >> 1;
+  while (node > 0) {
+    const ai = nodeImg + ((<usize>node) << 3), at = nodeTie + ((<usize>node) << 2);
+    const ni = load<i64>(ai), nt = load<u32>(at);
+    const nodeWins = (ni < wi) | ((ni == wi) & (nt < wt));
+    store<i64>(ai, select<i64>(wi, ni, nodeWins));
+    store<u32>(at, select<u32>(wt, nt, nodeWins));
+    wi = select<i64>(ni, wi, nodeWins);
+    wt = select<u32>(nt, wt, nodeWins);
+    node >>= 1;
+  }
+  return wt;
 }
 
 /** The head of leaf s as (image, tie); spent runs and padding leaves lose to everything. */
@@ -100,23 +159,6 @@ function before(ia: i64, ta: u32, ib: i64, tb: u32): bool {
     }
   }
   return ta < tb;
-}
-
-/** Replaces leaf `run`'s head and replays its path; single key, branch-free. */
-function replay(nodeImg: usize, nodeTie: usize, run: u32): u32 {
-  let wi = head(run), wt = tieOf(run);
-  let node = (run + leaves) >> 1;
-  while (node > 0) {
-    const ai = nodeImg + ((<usize>node) << 3), at = nodeTie + ((<usize>node) << 2);
-    const ni = load<i64>(ai), nt = load<u32>(at);
-    const nodeWins = (ni < wi) | ((ni == wi) & (nt < wt));
-    store<i64>(ai, select<i64>(wi, ni, nodeWins));
-    store<u32>(at, select<u32>(wt, nt, nodeWins));
-    wi = select<i64>(ni, wi, nodeWins);
-    wt = select<u32>(nt, wt, nodeWins);
-    node >>= 1;
-  }
-  return wt;
 }
 
 /** Replay for several keys: equal primary images go to the full comparison. */

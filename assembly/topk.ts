@@ -53,29 +53,70 @@ function scan(n: u32, start: i64): void {
   size = 0;
   limit = start;
   exhausted = false;
+  const n8 = n & ~7;
+  let i: u32 = 0;
+  while (i < n8 && !exhausted) i = valueLimit() ? scanValues(i, n8) : scanImages(i, n8);
+  for (; i < n && !exhausted; i++) offer(imageAt(0, i), i);
+}
+
+// The value whose image is the limit, when a plain f64 compare can stand in for the image compare:
+// missing sorts last (NaN fails every compare, as it should) and the limit maps to a number. The
+// compare may let through the other zero (−0 vs +0); offer() checks every entry exactly.
+let bound: f64 = 0;
+
+function valueLimit(): bool {
+  if (missingImage(0) != i64.MAX_VALUE || limit == i64.MAX_VALUE) return false;
+  const sortable = limit ^ dirMask(0);
+  bound = reinterpret<f64>(sortable ^ <i64>(<u64>(sortable >> 63) >> 1));
+  return bound == bound;
+}
+
+/** Filters 8 entries a step with f64 compares against `bound`; returns where it stopped. */
+function scanValues(from: u32, to: u32): u32 {
+  const keys = column(0);
+  const t = f64x2.splat(bound);
+  const desc = dirMask(0) != 0;
+  const at0 = limit;
+  for (let i = from; i < to; i += 8) {
+    const p = keys + ((<usize>i) << 3);
+    const a = v128.load(p), b = v128.load(p, 16), c = v128.load(p, 32), d = v128.load(p, 48);
+    const ma = desc ? f64x2.ge(a, t) : f64x2.le(a, t);
+    const mb = desc ? f64x2.ge(b, t) : f64x2.le(b, t);
+    const mc = desc ? f64x2.ge(c, t) : f64x2.le(c, t);
+    const md = desc ? f64x2.ge(d, t) : f64x2.le(d, t);
+    if (v128.any_true(v128.or(v128.or(ma, mb), v128.or(mc, md)))) {
+      let hits = i64x2.bitmask(ma) | (i64x2.bitmask(mb) << 2) | (i64x2.bitmask(mc) << 4) | (i64x2.bitmask(md) << 6);
+      while (hits != 0) {
+        const e = i + ctz(hits);
+        offer(imageAt(0, e), e);
+        hits &= hits - 1;
+      }
+      if (limit != at0 || exhausted) return i + 8;
+    }
+  }
+  return to;
+}
+
+/** Filters 8 entries a step on their images; for any missing policy and limit. */
+function scanImages(from: u32, to: u32): u32 {
   const keys = column(0);
   const dir = i64x2.splat(dirMask(0));
   const miss = i64x2.splat(missingImage(0));
-  let lim = i64x2.splat(limit);
-  const n4 = n & ~3;
-  let i: u32 = 0;
-  for (; i < n4; i += 4) {
-    const at = keys + ((<usize>i) << 3);
-    const a = images(v128.load(at), dir, miss);
-    const b = images(v128.load(at, 16), dir, miss);
+  const lim = i64x2.splat(limit);
+  const at0 = limit;
+  for (let i = from; i < to; i += 4) {
+    const p = keys + ((<usize>i) << 3);
+    const a = images(v128.load(p), dir, miss);
+    const b = images(v128.load(p, 16), dir, miss);
     if (v128.any_true(v128.or(i64x2.le_s(a, lim), i64x2.le_s(b, lim)))) {
       offer(i64x2.extract_lane(a, 0), i);
       offer(i64x2.extract_lane(a, 1), i + 1);
       offer(i64x2.extract_lane(b, 0), i + 2);
       offer(i64x2.extract_lane(b, 1), i + 3);
-      if (exhausted) return;
-      lim = i64x2.splat(limit);
+      if (limit != at0 || exhausted) return i + 4;
     }
   }
-  for (; i < n; i++) {
-    offer(imageAt(0, i), i);
-    if (exhausted) return;
-  }
+  return to;
 }
 
 @inline function images(bits: v128, dir: v128, miss: v128): v128 {
