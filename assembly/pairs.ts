@@ -111,20 +111,49 @@ export function keepFirst(img: usize, ent: usize, n: u32, k: u32): u32 {
 
 const SIGN: u64 = 0x8000000000000000;
 
+@inline function count(hist: usize, d: u32, u: u64): void {
+  const at = hist + (((<usize>d) << 8) + <usize>((u >> ((<u64>d) << 3)) & 255)) * 4;
+  store<u32>(at, load<u32>(at) + 1);
+}
+
+/**
+ * Whether pairs [0, n) are already in order by image (nothing to do), after reversing them when
+ * they strictly decrease (so no equal images change order). One pass; pays off on sorted input.
+ */
+function presorted(img: usize, ent: usize, n: u32): bool {
+  let up = true, down = true;
+  let prev = imgAt(img, 0);
+  for (let i: u32 = 1; i < n && (up || down); i++) {
+    const v = imgAt(img, i);
+    up = up && prev <= v;
+    down = down && prev > v;
+    prev = v;
+  }
+  if (up) return true;
+  if (!down) return false;
+  for (let i: u32 = 0, j = n - 1; i < j; i++, j--) swap(img, ent, i, j);
+  return true;
+}
+
 /**
  * Stable LSD radix sort of pairs [0, n) by image alone (8-bit digits, all eight histograms in one
  * pass, digits that every pair shares skipped). Equal images keep their input order.
  */
 export function radixSort(img: usize, ent: usize, n: u32): void {
+  if (n < 2 || presorted(img, ent, n)) return;
   const m = mark();
   const hist = alloc(8 * 256 * 4);
   memory.fill(hist, 0, 8 * 256 * 4);
   for (let i: u32 = 0; i < n; i++) {
     const u = <u64>imgAt(img, i) ^ SIGN;
-    for (let d: u32 = 0; d < 8; d++) {
-      const at = hist + (((<usize>d) << 8) + <usize>((u >> (d << 3)) & 255)) * 4;
-      store<u32>(at, load<u32>(at) + 1);
-    }
+    count(hist, 0, u);
+    count(hist, 1, u);
+    count(hist, 2, u);
+    count(hist, 3, u);
+    count(hist, 4, u);
+    count(hist, 5, u);
+    count(hist, 6, u);
+    count(hist, 7, u);
   }
   let srcImg = img, srcEnt = ent;
   let dstImg = alloc((<usize>n) << 3), dstEnt = alloc((<usize>n) << 2);

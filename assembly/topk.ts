@@ -53,10 +53,32 @@ function scan(n: u32, start: i64): void {
   size = 0;
   limit = start;
   exhausted = false;
+  if (start == i64.MAX_VALUE && cap == n) {
+    takeAll(n);
+    return;
+  }
   const n8 = n & ~7;
   let i: u32 = 0;
   while (i < n8 && !exhausted) i = valueLimit() ? scanValues(i, n8) : scanImages(i, n8);
   for (; i < n && !exhausted; i++) offer(imageAt(0, i), i);
+}
+
+/** Every entry is a candidate (k is a large share of n): their images, two at a time. */
+function takeAll(n: u32): void {
+  const keys = column(0);
+  const dir = i64x2.splat(dirMask(0));
+  const miss = i64x2.splat(missingImage(0));
+  const n2 = n & ~1;
+  let i: u32 = 0;
+  for (; i < n2; i += 2) {
+    v128.store(bufImg + ((<usize>i) << 3), images(v128.load(keys + ((<usize>i) << 3)), dir, miss));
+    store<u64>(bufEnt + ((<usize>i) << 2), (<u64>(i + 1) << 32) | <u64>i);
+  }
+  for (; i < n; i++) {
+    store<i64>(bufImg + ((<usize>i) << 3), imageAt(0, i));
+    store<u32>(bufEnt + ((<usize>i) << 2), i);
+  }
+  size = n;
 }
 
 // The value whose image is the limit, when a plain f64 compare can stand in for the image compare:
