@@ -93,3 +93,20 @@ describe('topK when the sample misleads', () => {
     expect([...got]).toEqual([...reference.topK(keys, n, 200)]);
   });
 });
+
+describe('topK on sorted columns', () => {
+  // Survivors that arrive already in order (or exactly reversed) skip the radix sort.
+  it.each([
+    ['ascending keys, desc order', (i: number) => i, 'desc'],
+    ['descending keys, asc order', (i: number) => -i, 'asc'],
+    ['ascending keys, asc order', (i: number) => i, 'asc'],
+    ['steps of equal keys, desc order', (i: number) => Math.floor(i / 3), 'desc'],
+  ] as const)('%s', (_, at, order) => {
+    for (const n of [40, 5000, 20_000]) {
+      const keys = [{ values: Float64Array.from({ length: n }, (_, i) => at(i)), order }];
+      for (const k of [n, Math.floor(n / 2), 33]) {
+        expect([...wasm.topK(keys, n, k)]).toEqual([...reference.topK(keys, n, k)]);
+      }
+    }
+  });
+});
