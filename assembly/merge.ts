@@ -8,15 +8,9 @@
 // Equal keys order by run index, then position in the run (Lucene's TopDocs.merge).
 
 import { alloc, mark, release } from "./arena";
+import { setU32, u32At } from "./mem";
 import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage } from "./keys";
 import { splits } from "./rank";
-
-@inline function u32At(base: usize, i: u32): u32 {
-  return load<u32>(base + ((<usize>i) << 2));
-}
-@inline function setU32(base: usize, i: u32, v: u32): void {
-  store<u32>(base + ((<usize>i) << 2), v);
-}
 
 let starts: usize = 0;
 let cursor: usize = 0; // per run: global entry index of its head, in the tree being built

@@ -9,14 +9,8 @@
 // quarter of the total window goes each round, so O(log n) rounds of O(S log n) work.
 
 import { alloc, mark, release } from "./arena";
+import { setU32, u32At } from "./mem";
 import { entryBefore, imageAt, loadSpec } from "./keys";
-
-@inline function u32At(base: usize, i: u32): u32 {
-  return load<u32>(base + ((<usize>i) << 2));
-}
-@inline function setU32(base: usize, i: u32, v: u32): void {
-  store<u32>(base + ((<usize>i) << 2), v);
-}
 
 /** Writes S u32 split offsets (positions within each run) to `out` for the global `rank`. */
 export function rankSelect(spec: usize, keys: i32, starts: usize, runs: u32, rank: u32, out: usize): void {
