@@ -48,21 +48,20 @@ export function mergeRuns(
   return count;
 }
 
-let winner: u32 = 0;
-
-/** Allocates and builds a tree whose heads are the runs' entries at merged rank `rank`; sets `winner`. */
-function plant(rank: u32): usize {
-  const t = alloc((<usize>leaves) << 4);
-  cursor = t;
+/**
+ * Allocates the tree (at `cursor`) with the runs' heads at merged rank `rank`, plays it, and
+ * returns the winner's tie.
+ */
+function plant(rank: u32): u32 {
+  cursor = alloc((<usize>leaves) << 4);
   splits(starts, runs_, rank, cursor);
   for (let s: u32 = 0; s < runs_; s++) setU32(cursor, s, u32At(cursor, s) + u32At(starts, s));
-  winner = build(treeImages(t), treeTies(t));
-  return t;
+  return build(treeImages(cursor), treeTies(cursor));
 }
 
 function mergeMulti(from: u32, count: u32, outRun: usize, outPos: usize): void {
-  const t = plant(from);
-  let w = winner;
+  let w = plant(from);
+  const t = cursor;
   for (let i: u32 = 0; i < count; i++) {
     const run = w & (leaves - 1);
     const e = u32At(cursor, run);
@@ -74,9 +73,9 @@ function mergeMulti(from: u32, count: u32, outRun: usize, outPos: usize): void {
 }
 
 function mergeSingle(from: u32, count: u32, outRun: usize, outPos: usize): void {
-  const t = plant(from);
+  let w = plant(from);
+  const t = cursor;
   const keys = column(0), dir = dirMask(0), miss = missingImage(0);
-  let w = winner;
   for (let i: u32 = 0; i < count; i++) w = step(t, w, i, outRun, outPos, keys, dir, miss);
 }
 
