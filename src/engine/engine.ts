@@ -1,0 +1,258 @@
+/**
+ * The engine: the indices of one node, backed by a {@link DocStore}. Writes apply to memory, then
+ * wait until storage has them on disk before they are acknowledged; on start the indices are
+ * rebuilt from storage. This is the surface the HTTP layer calls.
+ */
+import type { DocStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
+import { badRequest, EsError, illegalArgument } from './errors.ts';
+import { checkIndexName, resolveExpression } from './index-names.ts';
+import { isObject } from './mapping.ts';
+import { SearchIndex, type IndexSnapshot, type WriteResult } from './search-index.ts';
+import type { SearchRequest } from './search/request.ts';
+import { search, type SearchResponse } from './search/search.ts';
+import { parseSettings } from './settings.ts';
+
+export type WriteOp =
+  | { action: 'index' | 'create'; index: string; id?: string; source: Record<string, unknown>; routing?: string }
+  | { action: 'delete'; index: string; id: string; routing?: string }
+  | { action: 'update'; index: string; id: string; doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert?: boolean; routing?: string };
+
+export type RefreshPolicy = 'false' | 'true' | 'wait_for';
+
+export type WriteItem = WriteResult & { forced_refresh?: boolean };
+
+/** Reports start-up progress: documents restored so far of an index's total. */
+export type LoadProgress = (index: string, done: number, total: number) => void;
+
+export class Engine {
+  readonly #indices = new Map<string, SearchIndex>();
+  /** Written documents whose commit is still in flight, by storage key. */
+  readonly #pending = new Map<string, StoredDoc>();
+  /** Storage commits not yet acknowledged; close() waits for them. */
+  readonly #inflight = new Set<Promise<void>>();
+
+  private constructor(readonly store: DocStore) {}
+
+  static open(store: DocStore, progress?: LoadProgress): Engine {
+    const engine = new Engine(store);
+    for (const meta of store.indices()) {
+      const index = SearchIndex.fromMeta(meta);
+      const total = store.count(meta.uuid);
+      let done = 0;
+      progress?.(meta.name, 0, total);
+      for (const { shard, seq, doc } of store.scan(meta.uuid)) {
+        index.restore(shard, seq, doc);
+        if (++done % 10_000 === 0) progress?.(meta.name, done, total);
+      }
+      progress?.(meta.name, done, total);
+      index.refresh();
+      engine.#indices.set(meta.name, index);
+    }
+    return engine;
+  }
+
+  indices(): SearchIndex[] {
+    return [...this.#indices.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  /** The indices an expression names (see index-names.ts); throws 404 for a missing concrete name. */
+  resolve(expression?: string): SearchIndex[] {
+    return resolveExpression(expression, [...this.#indices.keys()]).map((n) => this.#indices.get(n)!);
+  }
+
+  has(name: string): boolean {
+    return this.#indices.has(name);
+  }
+
+  async createIndex(name: string, body: unknown = {}): Promise<SearchIndex> {
+    checkIndexName(name);
+    const existing = this.#indices.get(name);
+    if (existing) {
+      throw badRequest('resource_already_exists_exception', `index [${name}/${existing.uuid}] already exists`, { index_uuid: existing.uuid, index: name });
+    }
+    if (!isObject(body)) throw badRequest('parsing_exception', 'request body must be an object');
+    const { settings, mappings, aliases, ...rest } = body;
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw badRequest('parsing_exception', `unknown key [${unknown[0]}] for create index`);
+    if (aliases !== undefined && isObject(aliases) && Object.keys(aliases).length) throw illegalArgument('aliases are not supported by deeppage yet');
+    const index = SearchIndex.create(name, { settings, mappings });
+    this.#indices.set(name, index);
+    await this.store.putIndex(index.meta());
+    return index;
+  }
+
+  async updateSettings(expression: string, body: unknown): Promise<void> {
+    const settings = isObject(body) && isObject(body.settings) ? body.settings : body;
+    const targets = this.resolve(expression);
+    const parsed = targets.map((index) => parseSettings(settings, index.settings, true));
+    targets.forEach((index, i) => index.updateSettings(parsed[i]));
+    await Promise.all(targets.map((index) => this.store.putIndex(index.meta())));
+  }
+
+  /** Deletes concrete indices (ES refuses wildcards here by default: `action.destructive_requires_name`). */
+  async deleteIndices(expression: string): Promise<void> {
+    if (expression.includes('*') || expression === '_all') throw illegalArgument('Wildcard expressions or all indices are not allowed');
+    const targets = this.resolve(expression);
+    for (const index of targets) {
+      index.close();
+      this.#indices.delete(index.name);
+    }
+    await Promise.all(targets.map((index) => this.store.deleteIndex(index.meta())));
+  }
+
+  /**
+   * Applies writes in order (an item's failure does not stop the rest), waits until every applied
+   * one is durable, then refreshes as asked. Items are results or the item's error.
+   */
+  async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
+    const writes: DocWrite[] = [];
+    const metas = new Map<string, IndexMeta>();
+    const touched = new Map<SearchIndex, Set<number>>();
+    const items = ops.map((op): WriteItem | EsError => {
+      try {
+        const index = this.#indices.get(op.index) ?? this.#autoCreate(op.index, metas);
+        const applied = this.#apply(index, op);
+        if (applied.metaChanged) metas.set(index.name, index.meta());
+        for (const write of applied.writes) this.#track(index, write);
+        writes.push(...applied.writes);
+        if (!touched.has(index)) touched.set(index, new Set());
+        touched.get(index)!.add(applied.shard);
+        return applied.result;
+      } catch (e) {
+        if (e instanceof EsError) return e;
+        throw e;
+      }
+    });
+    const committing = this.store.write(writes, [...metas.values()]);
+    this.#inflight.add(committing);
+    try {
+      await committing;
+    } finally {
+      this.#inflight.delete(committing);
+      for (const write of writes) if (write.op === 'put') this.#pending.delete(docKey(write.uuid, write.shard, write.seq));
+    }
+    if (refresh === 'true') {
+      for (const [index, shards] of touched) index.refresh(shards);
+      for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
+    } else if (refresh === 'wait_for') {
+      await Promise.all([...touched.keys()].map((index) => index.waitForRefresh()));
+    }
+    return items;
+  }
+
+  /** The live document (real time, refreshed or not), or undefined. */
+  get(indexName: string, id: string, routing?: string): { index: SearchIndex; shard: number; seq: number; doc: StoredDoc } | undefined {
+    const index = this.resolveOne(indexName);
+    const found = index.location(id, routing);
+    if (!found) return undefined;
+    const doc = this.#load(index, found.shard.number, found.location.seq);
+    return doc && { index, shard: found.shard.number, seq: found.location.seq, doc };
+  }
+
+  resolveOne(name: string): SearchIndex {
+    const [index] = this.resolve(name);
+    if (!index) throw badRequest('index_not_found_exception', `no such index [${name}]`);
+    return index;
+  }
+
+  search(expression: string | undefined, request: SearchRequest): SearchResponse {
+    const targets = this.resolve(expression).map((index) => index.snapshot());
+    return search(targets, request, (target, shard, seq) => this.#load(target.index, shard, seq));
+  }
+
+  count(expression: string | undefined): { count: number; shards: number } {
+    const targets: IndexSnapshot[] = this.resolve(expression).map((index) => index.snapshot());
+    let count = 0, shards = 0;
+    for (const target of targets) {
+      for (const shard of target.shards) {
+        count += shard.liveCount;
+        shards++;
+      }
+    }
+    return { count, shards };
+  }
+
+  refresh(expression?: string): SearchIndex[] {
+    const targets = this.resolve(expression);
+    for (const index of targets) index.refresh();
+    return targets;
+  }
+
+  /** Stops refresh timers and closes storage; pending writes finish first. */
+  async close(): Promise<void> {
+    for (const index of this.#indices.values()) index.close();
+    await Promise.allSettled([...this.#inflight]);
+    await this.store.close();
+  }
+
+  #autoCreate(name: string, metas: Map<string, IndexMeta>): SearchIndex {
+    checkIndexName(name);
+    const index = SearchIndex.create(name, {});
+    this.#indices.set(name, index);
+    metas.set(name, index.meta());
+    return index;
+  }
+
+  #apply(index: SearchIndex, op: WriteOp) {
+    switch (op.action) {
+      case 'index':
+      case 'create':
+        return index.index(op.id ?? generateId(), op.source, op.action, op.routing);
+      case 'delete':
+        return { ...index.delete(op.id, op.routing), metaChanged: false };
+      case 'update':
+        return this.#update(index, op);
+    }
+  }
+
+  #update(index: SearchIndex, op: Extract<WriteOp, { action: 'update' }>) {
+    const current = this.get(index.name, op.id, op.routing);
+    if (!current) {
+      const upsert = op.docAsUpsert ? op.doc : op.upsert;
+      if (!upsert) {
+        const shard = index.shardOf(op.id, op.routing).number;
+        throw new EsError(404, 'document_missing_exception', `[${op.id}]: document missing`, { index_uuid: index.uuid, shard: String(shard), index: index.name });
+      }
+      return index.index(op.id, upsert, 'index', op.routing);
+    }
+    const merged = deepMerge(current.doc.source, op.doc ?? {});
+    if (JSON.stringify(merged) === JSON.stringify(current.doc.source)) {
+      const location = index.location(op.id, op.routing)!.location;
+      const result: WriteResult = { _index: index.name, _id: op.id, _version: location.version, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 }, _seq_no: location.seq, _primary_term: 1, status: 200 };
+      return { result, writes: [], shard: current.shard, metaChanged: false };
+    }
+    return index.index(op.id, merged, 'index', op.routing);
+  }
+
+  /**
+   * Keeps what a search may still need: a document whose commit is in flight, and the old version
+   * of a replaced or deleted one, which searches see until its shard's next refresh.
+   */
+  #track(index: SearchIndex, write: DocWrite): void {
+    if (write.op === 'put') {
+      this.#pending.set(docKey(write.uuid, write.shard, write.seq), write.doc);
+      return;
+    }
+    const old = this.#load(index, write.shard, write.seq);
+    if (old) index.shards[write.shard].retired.set(write.seq, old);
+  }
+
+  #load(index: SearchIndex, shard: number, seq: number): StoredDoc | undefined {
+    return this.#pending.get(docKey(index.uuid, shard, seq)) ?? this.store.getDoc(index.uuid, shard, seq) ?? index.shards[shard].retired.get(seq);
+  }
+}
+
+const docKey = (uuid: string, shard: number, seq: number) => `${uuid}/${shard}/${seq}`;
+
+/** ES's auto-generated ids are 20 URL-safe base64 characters. */
+function generateId(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(15))).toString('base64url');
+}
+
+function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    out[key] = isObject(value) && isObject(out[key]) ? deepMerge(out[key] as Record<string, unknown>, value) : value;
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+/**
+ * Errors in Elasticsearch's vocabulary. The engine throws them; the HTTP layer renders them as
+ * `{"error":{"root_cause":[…],"type":…,"reason":…},"status":N}`. Every error a client can cause is
+ * one of these, with a 4xx status; anything else is a bug and renders as a 500.
+ */
+
+/** Extra fields ES prints beside `type` and `reason` (e.g. `index`, `resource.id`, `phase`). */
+export type ErrorFields = Record<string, unknown>;
+
+export class EsError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly reason: string,
+    readonly fields: ErrorFields = {},
+    readonly causedBy?: EsError,
+  ) {
+    super(reason);
+  }
+
+  /**
+   * The causes ES lists in `root_cause`: the shard failure behind a search phase failure, else this
+   * error itself (a `caused_by` such as a JSON parser's error is detail, not a root cause, in ES).
+   */
+  rootCauses(): EsError[] {
+    if (this.type === 'search_phase_execution_exception' && this.causedBy) return this.causedBy.rootCauses();
+    return [this];
+  }
+}
+
+export const badRequest = (type: string, reason: string, fields?: ErrorFields, causedBy?: EsError) =>
+  new EsError(400, type, reason, fields, causedBy);
+
+export const illegalArgument = (reason: string) => badRequest('illegal_argument_exception', reason);
+
+export const parsingError = (reason: string, fields?: ErrorFields) => badRequest('parsing_exception', reason, fields);
+
+export function indexNotFound(index: string, resourceType = 'index_or_alias'): EsError {
+  return new EsError(404, 'index_not_found_exception', `no such index [${index}]`, {
+    'resource.type': resourceType,
+    'resource.id': index,
+    index_uuid: '_na_',
+    index,
+  });
+}
+
+/**
+ * A failure every shard of the search hit (e.g. the result window check, which ES runs per shard):
+ * ES answers `search_phase_execution_exception` "all shards failed" with the shard error as cause.
+ */
+export function allShardsFailed(cause: EsError, index: string): EsError {
+  return new EsError(
+    cause.status,
+    'search_phase_execution_exception',
+    'all shards failed',
+    {
+      phase: 'query',
+      grouped: true,
+      failed_shards: [{ shard: 0, index, node: NODE_ID, reason: { type: cause.type, reason: cause.reason } }],
+    },
+    cause,
+  );
+}
+
+/** This node's id, as shard failures name it. */
+export const NODE_ID = 'deeppage-node-0';

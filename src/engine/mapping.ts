@@ -1,0 +1,261 @@
+/**
+ * An index's mappings: the type of each field, set explicitly at index creation or dynamically from
+ * the first value seen, as Elasticsearch does. Fields are kept flat by dotted path; `properties`
+ * nesting exists only in the JSON form that clients send and read.
+ */
+import { badRequest, EsError } from './errors.ts';
+
+export const NUMERIC_TYPES = ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long'] as const;
+export const FIELD_TYPES = ['keyword', 'text', 'date', 'boolean', ...NUMERIC_TYPES] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface FieldMapping {
+  type: FieldType;
+  /** Keyword values longer than this are not indexed (ES's dynamic `.keyword` subfield uses 256). */
+  ignoreAbove?: number;
+  /** Multi-fields: a `text` field's `keyword` subfield, etc. Their paths are `parent.name`. */
+  fields?: Record<string, FieldMapping>;
+}
+
+export type Dynamic = 'true' | 'false' | 'strict';
+
+/** How a field's values sort: as numbers (dates and booleans too) or as keyword terms. */
+export type SortFamily = 'number' | 'keyword' | 'none';
+
+export function sortFamily(type: FieldType): SortFamily {
+  if (type === 'keyword') return 'keyword';
+  if (type === 'text') return 'none';
+  return 'number';
+}
+
+const INTEGER_RANGES: Partial<Record<FieldType, [number, number]>> = {
+  integer: [-(2 ** 31), 2 ** 31 - 1],
+  short: [-32768, 32767],
+  byte: [-128, 127],
+  unsigned_long: [0, Number.MAX_VALUE],
+};
+const WHOLE_TYPES = new Set<FieldType>(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A document's indexed values: one entry per leaf field path (subfields included). */
+export type DocValues = Map<string, (number | string)[]>;
+
+export class Mappings {
+  readonly fields = new Map<string, FieldMapping>();
+  dynamic: Dynamic = 'true';
+
+  /** Parses a `mappings` body (`{dynamic?, properties: {...}}`), rejecting unknown types. */
+  static parse(body: unknown): Mappings {
+    const mappings = new Mappings();
+    if (body === undefined || body === null) return mappings;
+    if (!isObject(body)) throw mapperParsing('Failed to parse mapping: mappings must be an object');
+    const { properties, dynamic, ...rest } = body;
+    const unknown = Object.keys(rest).filter((k) => k !== '_doc' && k !== '_source' && k !== '_meta');
+    if (unknown.length) throw mapperParsing(`Failed to parse mapping: Root mapping definition has unsupported parameters:  [${unknown.join(', ')}]`);
+    if (isObject(body._doc)) throw mapperParsing('Failed to parse mapping: mapping types are not supported, put the fields in [properties]');
+    if (dynamic !== undefined) mappings.dynamic = parseDynamic(dynamic);
+    if (properties !== undefined) mappings.#addProperties('', properties);
+    return mappings;
+  }
+
+  get(path: string): FieldMapping | undefined {
+    return this.fields.get(path);
+  }
+
+  /** The JSON form, nested under `properties` as ES renders it. */
+  toJSON(): Record<string, unknown> {
+    const properties: Record<string, unknown> = {};
+    for (const [path, field] of this.fields) {
+      if (isSubfield(this.fields, path)) continue;
+      const parts = path.split('.');
+      let node = properties;
+      for (const part of parts.slice(0, -1)) {
+        const child = (node[part] ??= { properties: {} }) as { properties: Record<string, unknown> };
+        node = child.properties;
+      }
+      node[parts[parts.length - 1]] = renderField(field);
+    }
+    const out: Record<string, unknown> = {};
+    if (this.dynamic !== 'true') out.dynamic = this.dynamic;
+    if (this.fields.size) out.properties = properties;
+    return out;
+  }
+
+  /**
+   * The values a document gives each field, adding dynamic mappings for new fields. Throws
+   * (before changing anything) when a value does not fit its field's type.
+   * @returns the values and whether the mappings changed.
+   */
+  extract(source: Record<string, unknown>, id: string): { values: DocValues; added: boolean } {
+    const values: DocValues = new Map();
+    const added = new Map<string, FieldMapping>();
+    const visit = (path: string, value: unknown): void => {
+      if (value === null || value === undefined) return;
+      if (Array.isArray(value)) return value.forEach((v) => visit(path, v));
+      const field = this.fields.get(path) ?? added.get(path);
+      if (isObject(value)) {
+        if (field) throw mapperParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
+        for (const [key, child] of Object.entries(value)) visit(path ? `${path}.${key}` : key, child);
+        return;
+      }
+      const mapping = field ?? this.#dynamicField(path, value, added);
+      if (!mapping) return;
+      this.#addValue(values, path, mapping, value, id);
+    };
+    for (const [key, value] of Object.entries(source)) visit(key, value);
+    for (const [path, field] of added) this.#define(path, field);
+    return { values, added: added.size > 0 };
+  }
+
+  #addValue(values: DocValues, path: string, field: FieldMapping, value: unknown, id: string): void {
+    const parsed = parseValue(field, value);
+    if (parsed === undefined) {
+      throw mapperParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
+    }
+    if (parsed !== null) push(values, path, parsed);
+    for (const [name, sub] of Object.entries(field.fields ?? {})) {
+      const subValue = parseValue(sub, value);
+      if (subValue !== undefined && subValue !== null) push(values, `${path}.${name}`, subValue);
+    }
+  }
+
+  #dynamicField(path: string, value: unknown, added: Map<string, FieldMapping>): FieldMapping | undefined {
+    if (this.dynamic === 'false') return undefined;
+    if (this.dynamic === 'strict') {
+      const dot = path.lastIndexOf('.');
+      const within = dot < 0 ? '_doc' : path.slice(0, dot);
+      throw new EsError(400, 'strict_dynamic_mapping_exception', `[1:2] mapping set to strict, dynamic introduction of [${path.slice(dot + 1)}] within [${within}] is not allowed`);
+    }
+    const field = dynamicMapping(value);
+    added.set(path, field);
+    return field;
+  }
+
+  #addProperties(prefix: string, properties: unknown): void {
+    if (!isObject(properties)) throw mapperParsing(`Failed to parse mapping: [properties] must be an object`);
+    for (const [name, spec] of Object.entries(properties)) {
+      const path = prefix + name;
+      if (!isObject(spec)) throw mapperParsing(`Failed to parse mapping: Expected map for property [fields] on field [${name}] but got a class java.lang.String`);
+      if (spec.properties !== undefined && (spec.type === undefined || spec.type === 'object')) {
+        this.#addProperties(`${path}.`, spec.properties);
+        continue;
+      }
+      this.#define(path, parseField(path, spec));
+    }
+  }
+
+  #define(path: string, field: FieldMapping): void {
+    this.fields.set(path, field);
+    for (const [name, sub] of Object.entries(field.fields ?? {})) this.fields.set(`${path}.${name}`, sub);
+  }
+}
+
+/** ES's dynamic rules: booleans, whole numbers as long, other numbers as float, date-like strings as date, other strings as text with a keyword subfield. */
+function dynamicMapping(value: unknown): FieldMapping {
+  if (typeof value === 'boolean') return { type: 'boolean' };
+  if (typeof value === 'number') return { type: Number.isInteger(value) ? 'long' : 'float' };
+  if (typeof value === 'string' && DATE_LIKE.test(value) && !Number.isNaN(Date.parse(value))) return { type: 'date' };
+  return { type: 'text', fields: { keyword: { type: 'keyword', ignoreAbove: 256 } } };
+}
+
+function parseField(path: string, spec: Record<string, unknown>): FieldMapping {
+  const type = spec.type;
+  if (typeof type !== 'string') throw mapperParsing(`Failed to parse mapping: No type specified for field [${path}]`);
+  if (!(FIELD_TYPES as readonly string[]).includes(type)) throw mapperParsing(`Failed to parse mapping: No handler for type [${type}] declared on field [${path}]`);
+  const field: FieldMapping = { type: type as FieldType };
+  if (typeof spec.ignore_above === 'number') field.ignoreAbove = spec.ignore_above;
+  if (spec.fields !== undefined) {
+    if (!isObject(spec.fields)) throw mapperParsing(`Failed to parse mapping: [fields] of field [${path}] must be an object`);
+    field.fields = {};
+    for (const [name, sub] of Object.entries(spec.fields)) {
+      if (!isObject(sub)) throw mapperParsing(`Failed to parse mapping: field [${path}.${name}] must be an object`);
+      field.fields[name] = parseField(`${path}.${name}`, sub);
+    }
+  }
+  return field;
+}
+
+/**
+ * A value as the field indexes it: a number (numbers, dates as epoch millis, booleans as 1/0) or a
+ * keyword term. `null` means "not indexed" (text, or a keyword over ignore_above); `undefined`
+ * means the value does not fit the type.
+ */
+export function parseValue(field: FieldMapping, value: unknown): number | string | null | undefined {
+  switch (field.type) {
+    case 'text':
+      return typeof value === 'object' ? undefined : null;
+    case 'keyword': {
+      if (typeof value === 'object') return undefined;
+      const term = String(value);
+      return field.ignoreAbove !== undefined && term.length > field.ignoreAbove ? null : term;
+    }
+    case 'boolean':
+      if (value === true || value === 'true') return 1;
+      if (value === false || value === 'false' || value === '') return 0;
+      return undefined;
+    case 'date':
+      return parseDate(value);
+    default:
+      return parseNumber(field.type, value);
+  }
+}
+
+export function parseDate(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : undefined;
+  if (typeof value !== 'string') return undefined;
+  if (/^-?\d+$/.test(value)) return Number(value);
+  if (!DATE_LIKE.test(value)) return undefined;
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /[Zz]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`;
+  const millis = Date.parse(iso.replace(' ', 'T'));
+  return Number.isNaN(millis) ? undefined : millis;
+}
+
+function parseNumber(type: FieldType, value: unknown): number | undefined {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) n = Number(value);
+  else return undefined;
+  if (!Number.isFinite(n)) return undefined;
+  if (WHOLE_TYPES.has(type)) n = Math.trunc(n);
+  const range = INTEGER_RANGES[type];
+  if (range && (n < range[0] || n > range[1])) return undefined;
+  if (type === 'float' || type === 'half_float') n = Math.fround(n);
+  return n;
+}
+
+function renderField(field: FieldMapping): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: field.type };
+  if (field.ignoreAbove !== undefined) out.ignore_above = field.ignoreAbove;
+  if (field.fields) out.fields = Object.fromEntries(Object.entries(field.fields).map(([k, v]) => [k, renderField(v)]));
+  return out;
+}
+
+function isSubfield(fields: Map<string, FieldMapping>, path: string): boolean {
+  const dot = path.lastIndexOf('.');
+  if (dot < 0) return false;
+  const parent = fields.get(path.slice(0, dot));
+  return parent?.fields?.[path.slice(dot + 1)] !== undefined;
+}
+
+function parseDynamic(value: unknown): Dynamic {
+  const text = String(value);
+  if (text === 'true' || text === 'false' || text === 'strict') return text;
+  throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
+}
+
+function push(values: DocValues, path: string, value: number | string): void {
+  const list = values.get(path);
+  if (list) list.push(value);
+  else values.set(path, [value]);
+}
+
+function preview(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 20 ? `${text.slice(0, 20)}...` : text;
+}
+
+const mapperParsing = (reason: string) => badRequest('mapper_parsing_exception', reason);
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,189 @@
+/**
+ * One index: settings, mappings and shards. Writes apply to memory at once and return the storage
+ * writes that make them durable; the engine acknowledges only after storage has them on disk.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
+import { EsError } from './errors.ts';
+import { Mappings, sortFamily, type DocValues } from './mapping.ts';
+import { shardFor } from './routing.ts';
+import { parseSettings, type IndexSettings } from './settings.ts';
+import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
+
+/** What a search sees of an index: its shards at one refresh, plus caches that live as long as it. */
+export interface IndexSnapshot {
+  index: SearchIndex;
+  shards: readonly ShardSnapshot[];
+  /** Per-snapshot caches (global ordinals), dropped with the snapshot. */
+  cache: Map<string, unknown>;
+}
+
+export type WriteOutcome = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';
+
+export interface WriteResult {
+  _index: string;
+  _id: string;
+  _version: number;
+  result: WriteOutcome;
+  _shards: { total: number; successful: number; failed: number };
+  _seq_no: number;
+  _primary_term: number;
+  status: number;
+}
+
+export interface Applied {
+  result: WriteResult;
+  writes: DocWrite[];
+  shard: number;
+}
+
+export class SearchIndex {
+  readonly shards: Shard[];
+  #snapshot: IndexSnapshot;
+  #timer: NodeJS.Timeout | undefined;
+  #refreshWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly uuid: string,
+    readonly createdAt: number,
+    public settings: IndexSettings,
+    readonly mappings: Mappings,
+  ) {
+    const familyOf = (field: string) => {
+      const mapping = this.mappings.get(field);
+      return mapping ? sortFamily(mapping.type) : 'none';
+    };
+    this.shards = Array.from({ length: settings.numberOfShards }, (_, n) => new Shard(n, familyOf));
+    this.#snapshot = this.#takeSnapshot();
+    this.#schedule();
+  }
+
+  static create(name: string, body: { settings?: unknown; mappings?: unknown }): SearchIndex {
+    return new SearchIndex(name, randomUUID().replaceAll('-', '').slice(0, 22), Date.now(), parseSettings(body.settings), Mappings.parse(body.mappings));
+  }
+
+  static fromMeta(meta: IndexMeta): SearchIndex {
+    return new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings));
+  }
+
+  meta(): IndexMeta {
+    return { name: this.name, uuid: this.uuid, createdAt: this.createdAt, settings: { ...this.settings }, mappings: this.mappings.toJSON() };
+  }
+
+  snapshot(): IndexSnapshot {
+    return this.#snapshot;
+  }
+
+  get docCount(): number {
+    return this.shards.reduce((n, s) => n + s.docCount, 0);
+  }
+
+  shardOf(id: string, routing?: string): Shard {
+    return this.shards[shardFor(routing ?? id, this.shards.length)];
+  }
+
+  /**
+   * Indexes a document: a new one (`create` fails if the id exists) or a new version of one.
+   * @returns the ES write result and the storage writes; `metaChanged` when mappings grew.
+   */
+  index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', routing?: string): Applied & { metaChanged: boolean } {
+    const shard = this.shardOf(id, routing);
+    const existing = shard.locate(id);
+    if (existing && opType === 'create') {
+      throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${existing.version}])`, {
+        index_uuid: this.uuid,
+        shard: String(shard.number),
+        index: this.name,
+      });
+    }
+    const { values, added } = this.mappings.extract(source, id);
+    const { location, replaced } = shard.put(id, values, (existing?.version ?? 0) + 1, routing);
+    const writes: DocWrite[] = [];
+    if (replaced) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: replaced.seq });
+    const doc: StoredDoc = { id, version: location.version, source, ...(routing !== undefined && { routing }) };
+    writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq: location.seq, doc });
+    const result = this.#result(id, location, replaced ? 'updated' : 'created', replaced ? 200 : 201);
+    return { result, writes, shard: shard.number, metaChanged: added };
+  }
+
+  delete(id: string, routing?: string): Applied {
+    const shard = this.shardOf(id, routing);
+    const removed = shard.remove(id);
+    if (!removed) {
+      return { result: this.#result(id, { seq: -2, version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
+    }
+    const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: removed.seq }];
+    return { result: this.#result(id, { ...removed, version: removed.version + 1 }, 'deleted', 200), writes, shard: shard.number };
+  }
+
+  /** The live stored document with this id (real time: refreshed or not). */
+  location(id: string, routing?: string): { shard: Shard; location: DocLocation } | undefined {
+    const shard = this.shardOf(id, routing);
+    const location = shard.locate(id);
+    return location && { shard, location };
+  }
+
+  /** Replays a stored document on start-up, keeping its sequence number and version. */
+  restore(shard: number, seq: number, doc: StoredDoc): void {
+    const values: DocValues = this.mappings.extract(doc.source, doc.id).values;
+    this.shards[shard].put(doc.id, values, doc.version, doc.routing, seq);
+  }
+
+  /** Makes all writes so far visible to searches (the given shards only, if any). */
+  refresh(shards: Iterable<number> = this.shards.keys()): void {
+    let changed = false;
+    for (const n of shards) {
+      if (!this.shards[n].dirty) continue;
+      this.shards[n].refresh();
+      changed = true;
+    }
+    if (changed) this.#snapshot = this.#takeSnapshot();
+    for (const resolve of this.#refreshWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves after the next refresh (ES's `refresh=wait_for`); refreshes now if none is scheduled. */
+  waitForRefresh(): Promise<void> {
+    if (this.#timer === undefined) {
+      this.refresh();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#refreshWaiters.push(resolve));
+  }
+
+  updateSettings(settings: IndexSettings): void {
+    this.settings = settings;
+    this.#schedule();
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    for (const resolve of this.#refreshWaiters.splice(0)) resolve();
+  }
+
+  #schedule(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (this.settings.refreshIntervalMs < 0) return;
+    this.#timer = setInterval(() => this.refresh(), this.settings.refreshIntervalMs);
+    this.#timer.unref();
+  }
+
+  #takeSnapshot(): IndexSnapshot {
+    return { index: this, shards: this.shards.map((s) => s.snapshot), cache: new Map() };
+  }
+
+  #result(id: string, location: DocLocation, result: WriteOutcome, status: number): WriteResult {
+    return {
+      _index: this.name,
+      _id: id,
+      _version: location.version,
+      result,
+      _shards: { total: 1 + this.settings.numberOfReplicas, successful: 1, failed: 0 },
+      _seq_no: location.seq,
+      _primary_term: 1,
+      status,
+    };
+  }
+}

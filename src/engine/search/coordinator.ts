@@ -1,0 +1,69 @@
+/**
+ * The coordinator: merges every segment's sorted candidates into the requested page. Runs are laid
+ * out target by target, shard by shard, segment by segment, so the merge kernel's tie-break (run,
+ * then position) is Elasticsearch's: shard index, then the document's ordinal in its shard.
+ */
+import type { SortKey } from '../../core/index.ts';
+import type { LiveSegment } from '../shard.ts';
+import { mergeRuns } from './query-phase.ts';
+
+/** One segment's candidates: positions in the segment, best first, with the keys they sorted by. */
+export interface Candidates {
+  target: number;
+  shard: number;
+  live: LiveSegment;
+  keys: SortKey[];
+  locals: Uint32Array;
+}
+
+/** A document on the page. */
+export interface PageEntry {
+  target: number;
+  shard: number;
+  live: LiveSegment;
+  local: number;
+}
+
+export function mergePage(runs: readonly Candidates[], from: number, size: number): PageEntry[] {
+  if (runs.length === 0 || size === 0) return [];
+  const starts = new Uint32Array(runs.length + 1);
+  runs.forEach((run, r) => (starts[r + 1] = starts[r] + run.locals.length));
+  const total = starts[runs.length];
+  const keys = runs[0].keys.map((key, j) => {
+    const values = new Float64Array(total);
+    runs.forEach((run, r) => {
+      const column = run.keys[j].values;
+      for (let i = 0; i < run.locals.length; i++) values[starts[r] + i] = column[run.locals[i]];
+    });
+    return { values, order: key.order, missing: key.missing };
+  });
+  const page = mergeRuns({ keys, starts }, from, size);
+  return Array.from(page.run, (r, i) => {
+    const run = runs[r];
+    return { target: run.target, shard: run.shard, live: run.live, local: run.locals[page.pos[i]] };
+  });
+}
+
+/**
+ * The page when nothing reorders hits: shard order, then ordinal order. Skips whole segments by
+ * their live counts, so the cost is the page, not `from`.
+ */
+export function unsortedPage(segments: readonly Omit<PageEntry, 'local'>[], from: number, size: number): PageEntry[] {
+  const page: PageEntry[] = [];
+  let skip = from;
+  for (const seg of segments) {
+    if (page.length === size) break;
+    const { live } = seg;
+    const liveCount = live.segment.count - live.deletedCount;
+    if (skip >= liveCount) {
+      skip -= liveCount;
+      continue;
+    }
+    for (let i = 0; i < live.segment.count && page.length < size; i++) {
+      if (live.deleted?.[i]) continue;
+      if (skip > 0) skip--;
+      else page.push({ ...seg, local: i });
+    }
+  }
+  return page;
+}

@@ -1,0 +1,56 @@
+/**
+ * A search request as the engine takes it: already parsed and checked for shape by the HTTP layer
+ * (src/http/search-params.ts), with ES's defaults filled in. Checks that need an index's settings
+ * or mappings (the result window, sortable fields) happen in the engine.
+ */
+import type { Direction } from '../../core/index.ts';
+
+export type SortClause =
+  /** Relevance. match_all scores every hit 1.0, so this never reorders anything. */
+  | { kind: 'score'; order: Direction }
+  /** Index order: the per-shard document ordinal, ties by shard. */
+  | { kind: 'doc'; order: Direction }
+  | {
+      kind: 'field';
+      field: string;
+      order: Direction;
+      /** `_last` (ES's default), `_first`, or a value that stands in for a missing one. */
+      missing: '_last' | '_first' | number | string;
+      /** Sort as if the field had this type where it is not mapped (otherwise that is an error). */
+      unmappedType?: string;
+      /** For multi-valued fields: which value sorts the document. ES's default: min asc, max desc. */
+      mode?: 'min' | 'max';
+    };
+
+export type Query = { kind: 'match_all' };
+
+/** Which parts of `_source` a hit carries: none, or the paths matching includes minus excludes. */
+export type SourceFilter = false | { includes: string[]; excludes: string[] };
+
+export interface SearchRequest {
+  from: number;
+  size: number;
+  /** Empty: `_score` desc, ES's default. */
+  sort: SortClause[];
+  /** `true` counts exactly, `false` not at all, N counts up to N (then relation `gte`). ES's default: 10,000. */
+  trackTotalHits: boolean | number;
+  /** Render `hits.total` as a plain number (ES 6 style). */
+  restTotalHitsAsInt: boolean;
+  source: SourceFilter;
+  query: Query;
+}
+
+export const DEFAULT_TRACK_TOTAL_HITS = 10_000;
+
+export function searchRequest(overrides: Partial<SearchRequest> = {}): SearchRequest {
+  return {
+    from: 0,
+    size: 10,
+    sort: [],
+    trackTotalHits: DEFAULT_TRACK_TOTAL_HITS,
+    restTotalHitsAsInt: false,
+    source: { includes: [], excludes: [] },
+    query: { kind: 'match_all' },
+    ...overrides,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * A search over one or more indices, in Elasticsearch's phases: per-shard checks, the query phase
+ * (each segment's top `from + size`), the coordinator's merge into one page, then the fetch phase
+ * (`_source` for the page only). Everything runs on the snapshots taken at the start, in one turn
+ * of the event loop, so no write can tear a page.
+ */
+import type { StoredDoc } from '../../store/doc-store.ts';
+import { allShardsFailed, illegalArgument, NODE_ID, type EsError } from '../errors.ts';
+import type { IndexSnapshot } from '../search-index.ts';
+import { mergePage, unsortedPage, type Candidates, type PageEntry } from './coordinator.ts';
+import { topLive } from './query-phase.ts';
+import type { SearchRequest } from './request.ts';
+import { planSort } from './sort-plan.ts';
+import { filterSource } from './source-filter.ts';
+
+/** Reads a stored document for the fetch phase. */
+export type SourceLoader = (target: IndexSnapshot, shard: number, seq: number) => StoredDoc | undefined;
+
+export interface SearchResponse {
+  took: number;
+  timed_out: boolean;
+  _shards: { total: number; successful: number; skipped: number; failed: number; failures?: unknown[] };
+  hits: { total?: { value: number; relation: 'eq' | 'gte' } | number; max_score: number | null; hits: Hit[] };
+}
+
+export interface Hit {
+  _index: string;
+  _id: string;
+  _score: number | null;
+  _routing?: string;
+  _source?: Record<string, unknown>;
+  sort?: unknown[];
+}
+
+export function search(targets: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader): SearchResponse {
+  const started = performance.now();
+  const { from, size } = request;
+  const failures: (EsError | undefined)[] = targets.map((t) => windowCheck(t, from, size));
+  const plan = planSort(request.sort, targets, failures);
+  const shardTotal = targets.reduce((n, t) => n + t.shards.length, 0);
+  const failedTargets = targets.filter((_, t) => failures[t]);
+  if (failedTargets.length === targets.length && targets.length > 0) {
+    const t = failures.findIndex((f) => f);
+    throw allShardsFailed(failures[t]!, targets[t].index.name);
+  }
+
+  const segments: Omit<PageEntry, 'local'>[] = [];
+  let totalHits = 0;
+  targets.forEach((target, t) => {
+    if (failures[t]) return;
+    for (const shard of target.shards) {
+      totalHits += shard.liveCount;
+      for (const live of shard.segments) segments.push({ target: t, shard: shard.shard, live });
+    }
+  });
+
+  let page: PageEntry[];
+  if (size === 0) page = [];
+  else if (!plan.keyed) page = unsortedPage(segments, from, size);
+  else {
+    const runs: Candidates[] = segments.map((s) => {
+      const keys = plan.keys(s.target, s.live);
+      return { ...s, keys, locals: topLive(keys, s.live, from + size) };
+    });
+    page = mergePage(runs, from, size);
+  }
+
+  const hits = page.map((entry) => fetchHit(entry, targets[entry.target], request, plan, load));
+  const failedShards = failedTargets.reduce((n, t) => n + t.shards.length, 0);
+  return {
+    took: Math.round(performance.now() - started),
+    timed_out: false,
+    _shards: {
+      total: shardTotal,
+      successful: shardTotal - failedShards,
+      skipped: 0,
+      failed: failedShards,
+      ...(failedShards > 0 && { failures: shardFailures(targets, failures) }),
+    },
+    hits: {
+      ...totalField(totalHits, request),
+      max_score: hits.length > 0 && (!plan.byField || plan.tracksScore) ? 1.0 : null,
+      hits,
+    },
+  };
+}
+
+/** ES checks the window on every shard against that shard's index, so it is a shard failure. */
+function windowCheck(target: IndexSnapshot, from: number, size: number): EsError | undefined {
+  const window = target.index.settings.maxResultWindow;
+  if (from + size <= window) return undefined;
+  return illegalArgument(
+    `Result window is too large, from + size must be less than or equal to: [${window}] but was [${from + size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+  );
+}
+
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: ReturnType<typeof planSort>, load: SourceLoader): Hit {
+  const { segment } = entry.live;
+  const stored = load(target, entry.shard, segment.seqs[entry.local]);
+  const hit: Hit = {
+    _index: target.index.name,
+    _id: segment.ids[entry.local],
+    _score: !plan.byField || plan.tracksScore ? 1.0 : null,
+  };
+  if (stored?.routing !== undefined) hit._routing = stored.routing;
+  if (request.source !== false) hit._source = filterSource(stored?.source ?? {}, request.source);
+  if (plan.byField) hit.sort = plan.values(entry.target, entry.live, entry.local);
+  return hit;
+}
+
+function totalField(total: number, request: SearchRequest): Pick<SearchResponse['hits'], 'total'> {
+  const track = request.trackTotalHits;
+  if (request.restTotalHitsAsInt) return { total: track === false ? -1 : total };
+  if (track === false) return {};
+  if (track === true || total <= track) return { total: { value: total, relation: 'eq' } };
+  return { total: { value: track, relation: 'gte' } };
+}
+
+function shardFailures(targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): unknown[] {
+  return targets.flatMap((target, t) => {
+    const failure = failures[t];
+    if (!failure) return [];
+    return target.shards.map((s) => ({ shard: s.shard, index: target.index.name, node: NODE_ID, reason: { type: failure.type, reason: failure.reason } }));
+  });
+}

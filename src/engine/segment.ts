@@ -1,0 +1,159 @@
+/**
+ * A segment: an immutable batch of documents with one column per sortable field. Entry i of every
+ * column is the segment's i-th document; documents keep the order they were written in, so a
+ * shard's ordinal for a document is its segment's base plus i.
+ */
+import type { DocValues } from './mapping.ts';
+import { compareTerms, sortedDistinct } from './terms.ts';
+
+/** A numeric column (dates and booleans too): f64 per document, NaN where the field is missing. */
+export interface NumberColumn {
+  kind: 'number';
+  min: Float64Array;
+  /** Only when some document holds several values; otherwise `min` serves both modes. */
+  max?: Float64Array;
+}
+
+/** A keyword column: the segment's sorted terms and, per document, the ordinal of its term (-1: missing). */
+export interface KeywordColumn {
+  kind: 'keyword';
+  terms: string[];
+  min: Int32Array;
+  max?: Int32Array;
+}
+
+export type FieldColumn = NumberColumn | KeywordColumn;
+
+/** What a segment keeps of each document: its id and where its source is stored. */
+export interface SegmentDoc {
+  id: string;
+  seq: number;
+  values: DocValues;
+}
+
+export class Segment {
+  private constructor(
+    readonly ids: string[],
+    /** The storage sequence number of each document: the key of its `_source`. */
+    readonly seqs: Float64Array,
+    readonly columns: Map<string, FieldColumn>,
+  ) {}
+
+  get count(): number {
+    return this.ids.length;
+  }
+
+  static build(docs: readonly SegmentDoc[], typeOf: (field: string) => 'number' | 'keyword' | 'none'): Segment {
+    const fields = new Map<string, 'number' | 'keyword'>();
+    for (const doc of docs) {
+      for (const field of doc.values.keys()) {
+        if (fields.has(field)) continue;
+        const family = typeOf(field);
+        if (family !== 'none') fields.set(field, family);
+      }
+    }
+    const columns = new Map<string, FieldColumn>();
+    for (const [field, family] of fields) {
+      columns.set(field, family === 'number' ? numberColumn(docs, field) : keywordColumn(docs, field));
+    }
+    return new Segment(
+      docs.map((d) => d.id),
+      Float64Array.from(docs, (d) => d.seq),
+      columns,
+    );
+  }
+
+  /** The documents at `locals`, in that order, as one new segment (how merges drop deleted documents). */
+  static concat(parts: readonly { segment: Segment; locals: ArrayLike<number> }[]): Segment {
+    const ids: string[] = [];
+    const seqs: number[] = [];
+    const fields = new Map<string, FieldColumn['kind']>();
+    for (const { segment, locals } of parts) {
+      for (let i = 0; i < locals.length; i++) {
+        ids.push(segment.ids[locals[i]]);
+        seqs.push(segment.seqs[locals[i]]);
+      }
+      for (const [field, column] of segment.columns) fields.set(field, column.kind);
+    }
+    const columns = new Map<string, FieldColumn>();
+    for (const [field, kind] of fields) {
+      columns.set(field, kind === 'number' ? concatNumbers(parts, field, ids.length) : concatKeywords(parts, field, ids.length));
+    }
+    return new Segment(ids, Float64Array.from(seqs), columns);
+  }
+}
+
+function numberColumn(docs: readonly SegmentDoc[], field: string): NumberColumn {
+  const min = new Float64Array(docs.length).fill(NaN);
+  const max = new Float64Array(docs.length).fill(NaN);
+  let multi = false;
+  docs.forEach((doc, i) => {
+    const values = doc.values.get(field) as number[] | undefined;
+    if (!values) return;
+    min[i] = Math.min(...values);
+    max[i] = Math.max(...values);
+    multi ||= values.length > 1 && min[i] !== max[i];
+  });
+  return { kind: 'number', min, max: multi ? max : undefined };
+}
+
+function keywordColumn(docs: readonly SegmentDoc[], field: string): KeywordColumn {
+  const terms = sortedDistinct(docs.flatMap((d) => (d.values.get(field) as string[] | undefined) ?? []));
+  const ordinal = new Map(terms.map((t, i) => [t, i]));
+  const min = new Int32Array(docs.length).fill(-1);
+  const max = new Int32Array(docs.length).fill(-1);
+  let multi = false;
+  docs.forEach((doc, i) => {
+    const values = doc.values.get(field) as string[] | undefined;
+    if (!values) return;
+    const ords = values.map((v) => ordinal.get(v)!);
+    min[i] = Math.min(...ords);
+    max[i] = Math.max(...ords);
+    multi ||= min[i] !== max[i];
+  });
+  return { kind: 'keyword', terms, min, max: multi ? max : undefined };
+}
+
+function concatNumbers(parts: readonly { segment: Segment; locals: ArrayLike<number> }[], field: string, n: number): NumberColumn {
+  const min = new Float64Array(n).fill(NaN);
+  const anyMax = parts.some((p) => (p.segment.columns.get(field) as NumberColumn | undefined)?.max);
+  const max = anyMax ? new Float64Array(n).fill(NaN) : undefined;
+  let at = 0;
+  for (const { segment, locals } of parts) {
+    const column = segment.columns.get(field) as NumberColumn | undefined;
+    for (let i = 0; i < locals.length; i++, at++) {
+      if (!column) continue;
+      min[at] = column.min[locals[i]];
+      if (max) max[at] = (column.max ?? column.min)[locals[i]];
+    }
+  }
+  return { kind: 'number', min, max };
+}
+
+function concatKeywords(parts: readonly { segment: Segment; locals: ArrayLike<number> }[], field: string, n: number): KeywordColumn {
+  const columns = parts.map((p) => p.segment.columns.get(field) as KeywordColumn | undefined);
+  const used = new Set<string>();
+  parts.forEach(({ locals }, p) => {
+    const column = columns[p];
+    if (!column) return;
+    for (let i = 0; i < locals.length; i++) {
+      for (const ords of [column.min, column.max ?? column.min]) if (ords[locals[i]] >= 0) used.add(column.terms[ords[locals[i]]]);
+    }
+  });
+  const terms = [...used].sort(compareTerms);
+  const ordinal = new Map(terms.map((t, i) => [t, i]));
+  const min = new Int32Array(n).fill(-1);
+  const anyMax = columns.some((c) => c?.max);
+  const max = anyMax ? new Int32Array(n).fill(-1) : undefined;
+  let at = 0;
+  parts.forEach(({ locals }, p) => {
+    const column = columns[p];
+    for (let i = 0; i < locals.length; i++, at++) {
+      if (!column) continue;
+      const lo = column.min[locals[i]], hi = (column.max ?? column.min)[locals[i]];
+      if (lo >= 0) min[at] = ordinal.get(column.terms[lo])!;
+      if (max && hi >= 0) max[at] = ordinal.get(column.terms[hi])!;
+    }
+  });
+  return { kind: 'keyword', terms, min, max };
+}

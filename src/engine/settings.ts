@@ -1,0 +1,88 @@
+/**
+ * Index settings deeppage honours, parsed from any of ES's spellings: flat (`index.number_of_shards`),
+ * nested (`{index: {number_of_shards}}`) or bare (`number_of_shards`), values as numbers or strings.
+ */
+import { illegalArgument } from './errors.ts';
+import { isObject } from './mapping.ts';
+
+export interface IndexSettings {
+  numberOfShards: number;
+  numberOfReplicas: number;
+  /** `from + size` may not exceed this (ES's `index.max_result_window`). */
+  maxResultWindow: number;
+  /** -1: no periodic refresh. */
+  refreshIntervalMs: number;
+}
+
+export const DEFAULT_SETTINGS: IndexSettings = { numberOfShards: 1, numberOfReplicas: 1, maxResultWindow: 10_000, refreshIntervalMs: 1000 };
+
+/** Settings accepted for compatibility that change nothing here (there is one node and no analysis). */
+const IGNORED = new Set(['number_of_routing_shards', 'codec', 'analysis', 'max_inner_result_window', 'auto_expand_replicas']);
+
+/** Flattens any spelling of settings to `index.`-prefixed keys. */
+export function flattenSettings(body: unknown, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (!isObject(body)) return out;
+  for (const [key, value] of Object.entries(body)) {
+    const path = prefix + key;
+    if (isObject(value) && !path.endsWith('analysis')) for (const [k, v] of flattenSettings(value, `${path}.`)) out.set(k, v);
+    else out.set(path.startsWith('index.') ? path : `index.${path}`, value);
+  }
+  return out;
+}
+
+/** Settings for a new index; `updatable` limits the keys to those ES lets an open index change. */
+export function parseSettings(body: unknown, base: IndexSettings = DEFAULT_SETTINGS, updatable = false): IndexSettings {
+  const settings = { ...base };
+  for (const [key, value] of flattenSettings(body)) {
+    const name = key.slice('index.'.length);
+    if (IGNORED.has(name.split('.')[0])) continue;
+    switch (name) {
+      case 'number_of_shards':
+        if (updatable) throw illegalArgument(`final index setting [index.number_of_shards], not updateable`);
+        settings.numberOfShards = intSetting(key, value, 1, 1024);
+        break;
+      case 'number_of_replicas':
+        settings.numberOfReplicas = intSetting(key, value, 0, 1024);
+        break;
+      case 'max_result_window':
+        settings.maxResultWindow = intSetting(key, value, 1, 2 ** 31 - 1);
+        break;
+      case 'refresh_interval':
+        settings.refreshIntervalMs = parseInterval(key, value);
+        break;
+      default:
+        throw illegalArgument(`unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
+    }
+  }
+  return settings;
+}
+
+/** The settings as ES renders them under `settings.index` (all values strings). */
+export function renderSettings(settings: IndexSettings): Record<string, string> {
+  return {
+    number_of_shards: String(settings.numberOfShards),
+    number_of_replicas: String(settings.numberOfReplicas),
+    max_result_window: String(settings.maxResultWindow),
+    refresh_interval: settings.refreshIntervalMs < 0 ? '-1' : `${settings.refreshIntervalMs}ms`,
+  };
+}
+
+function intSetting(key: string, value: unknown, min: number, max: number): number {
+  const text = String(value);
+  if (!/^-?\d+$/.test(text)) throw illegalArgument(`Failed to parse value [${text}] for setting [${key}]`);
+  const n = Number(text);
+  if (n < min) throw illegalArgument(`Failed to parse value [${text}] for setting [${key}] must be >= ${min}`);
+  if (n > max) throw illegalArgument(`Failed to parse value [${text}] for setting [${key}] must be <= ${max}`);
+  return n;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function parseInterval(key: string, value: unknown): number {
+  const text = String(value);
+  if (text === '-1') return -1;
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  if (!match) throw illegalArgument(`failed to parse setting [${key}] with value [${text}] as a time value: unit is missing or unrecognized`);
+  return Number(match[1]) * UNITS[match[2]];
+}

@@ -1,0 +1,170 @@
+/**
+ * A shard: the documents routed to it, as a write buffer plus a list of immutable segments.
+ * Writes land in the buffer and the id table at once (GET is real time, as in Elasticsearch);
+ * searches see them after the next refresh, which seals the buffer into a segment, applies the
+ * pending deletes to fresh bitsets and publishes a new {@link ShardSnapshot}.
+ */
+import type { StoredDoc } from '../store/doc-store.ts';
+import type { DocValues } from './mapping.ts';
+import { Segment, type SegmentDoc } from './segment.ts';
+
+/** A segment as one snapshot sees it: which of its documents are deleted, and its first ordinal. */
+export interface LiveSegment {
+  segment: Segment;
+  /** 1 where the document is deleted; absent when none is. Never changes once published. */
+  deleted?: Uint8Array;
+  deletedCount: number;
+  /** The shard ordinal of the segment's first document: the segments' counts before it. */
+  base: number;
+}
+
+/** What one search sees of a shard. Immutable, so pages taken from it never tear. */
+export interface ShardSnapshot {
+  shard: number;
+  segments: readonly LiveSegment[];
+  liveCount: number;
+}
+
+/** Where the live version of a document is: in a segment, or (segment undefined) in the buffer. */
+export interface DocLocation {
+  seq: number;
+  version: number;
+  routing?: string;
+  segment?: Segment;
+  local: number;
+}
+
+/** More segments than this and refresh merges the adjacent pair holding the fewest live documents. */
+const MAX_SEGMENTS = 8;
+
+export class Shard {
+  snapshot: ShardSnapshot;
+  /**
+   * Stored documents replaced or deleted since the last refresh, by seq: the published snapshot still
+   * shows them, so the fetch phase may still ask. Filled by the engine, emptied by refresh.
+   */
+  readonly retired = new Map<number, StoredDoc>();
+  #buffer = new Map<number, SegmentDoc>();
+  #pendingDeletes = new Map<Segment, number[]>();
+  #ids = new Map<string, DocLocation>();
+  #nextSeq = 0;
+
+  constructor(
+    readonly number: number,
+    private readonly familyOf: (field: string) => 'number' | 'keyword' | 'none',
+  ) {
+    this.snapshot = { shard: number, segments: [], liveCount: 0 };
+  }
+
+  /** Documents written, refreshed or not. */
+  get docCount(): number {
+    return this.#ids.size;
+  }
+
+  get dirty(): boolean {
+    return this.#buffer.size > 0 || this.#pendingDeletes.size > 0;
+  }
+
+  locate(id: string): DocLocation | undefined {
+    return this.#ids.get(id);
+  }
+
+  /**
+   * Writes a document, replacing any live one with the same id.
+   * @param seq storage sequence number: given when replaying storage, else the next one.
+   * @returns the new location, and the replaced document's, if any.
+   */
+  put(id: string, values: DocValues, version: number, routing?: string, seq = this.#nextSeq): { location: DocLocation; replaced?: DocLocation } {
+    const replaced = this.remove(id);
+    this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
+    this.#buffer.set(seq, { id, seq, values });
+    const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
+    this.#ids.set(id, location);
+    return { location, replaced };
+  }
+
+  /** Deletes the live document with this id; it stays visible to searches until the next refresh. */
+  remove(id: string): DocLocation | undefined {
+    const location = this.#ids.get(id);
+    if (!location) return undefined;
+    this.#ids.delete(id);
+    if (location.segment) {
+      const list = this.#pendingDeletes.get(location.segment);
+      if (list) list.push(location.local);
+      else this.#pendingDeletes.set(location.segment, [location.local]);
+    } else {
+      this.#buffer.delete(location.seq);
+    }
+    return location;
+  }
+
+  /** Makes every write so far visible to searches. */
+  refresh(): void {
+    if (!this.dirty) return;
+    this.retired.clear();
+    let segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));
+    this.#pendingDeletes.clear();
+    if (this.#buffer.size > 0) {
+      const segment = Segment.build([...this.#buffer.values()], this.familyOf);
+      this.#buffer.clear();
+      this.#relocate(segment);
+      segments.push({ segment, deletedCount: 0, base: 0 });
+    }
+    segments = segments.filter((s) => s.deletedCount < s.segment.count);
+    while (segments.length > MAX_SEGMENTS) segments = this.#mergeSmallestPair(segments);
+    this.#publish(segments);
+  }
+
+  #applyDeletes(live: LiveSegment): LiveSegment {
+    const locals = this.#pendingDeletes.get(live.segment);
+    if (!locals) return live;
+    const deleted = live.deleted ? live.deleted.slice() : new Uint8Array(live.segment.count);
+    let deletedCount = live.deletedCount;
+    for (const local of locals) {
+      deletedCount += 1 - deleted[local];
+      deleted[local] = 1;
+    }
+    return { segment: live.segment, deleted, deletedCount, base: live.base };
+  }
+
+  /** Merges adjacent segments only, so documents keep their relative order (and tie order) for good. */
+  #mergeSmallestPair(segments: LiveSegment[]): LiveSegment[] {
+    let best = 0;
+    const live = (s: LiveSegment) => s.segment.count - s.deletedCount;
+    for (let i = 1; i + 1 < segments.length; i++) {
+      if (live(segments[i]) + live(segments[i + 1]) < live(segments[best]) + live(segments[best + 1])) best = i;
+    }
+    const parts = segments.slice(best, best + 2).map((s) => ({ segment: s.segment, locals: liveLocals(s) }));
+    const merged = Segment.concat(parts);
+    this.#relocate(merged);
+    return [...segments.slice(0, best), { segment: merged, deletedCount: 0, base: 0 }, ...segments.slice(best + 2)];
+  }
+
+  /** Points the id table at `segment` for each of its documents that is still the live version. */
+  #relocate(segment: Segment): void {
+    for (let i = 0; i < segment.count; i++) {
+      const location = this.#ids.get(segment.ids[i]);
+      if (location && location.seq === segment.seqs[i]) {
+        location.segment = segment;
+        location.local = i;
+      }
+    }
+  }
+
+  #publish(segments: LiveSegment[]): void {
+    let base = 0, liveCount = 0;
+    const published = segments.map((s) => {
+      const out = s.base === base ? s : { ...s, base };
+      base += s.segment.count;
+      liveCount += s.segment.count - s.deletedCount;
+      return out;
+    });
+    this.snapshot = { shard: this.number, segments: published, liveCount };
+  }
+}
+
+function liveLocals(live: LiveSegment): Uint32Array {
+  const out = new Uint32Array(live.segment.count - live.deletedCount);
+  for (let i = 0, at = 0; i < live.segment.count; i++) if (!live.deleted?.[i]) out[at++] = i;
+  return out;
+}

@@ -1,0 +1,25 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../../src/engine/engine.ts';
+import { DocStore } from '../../src/store/doc-store.ts';
+
+/** A temporary data directory, removed by the returned cleanup. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'deeppage-test-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An engine on a fresh store; `close` closes it and deletes its data. */
+export function tempEngine(): { engine: Engine; dir: string; close: () => Promise<void> } {
+  const { dir, remove } = tempDir();
+  const engine = Engine.open(DocStore.open(dir));
+  return {
+    engine,
+    dir,
+    close: async () => {
+      await engine.close();
+      remove();
+    },
+  };
+}

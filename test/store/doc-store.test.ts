@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DocStore, type DocWrite, type IndexMeta, type StoredDoc } from '../../src/store/doc-store.ts';
+
+const doc = (id: string, source: Record<string, unknown> = { n: id }): StoredDoc => ({ id, version: 1, source });
+const put = (uuid: string, shard: number, seq: number, d = doc(`${shard}/${seq}`)): DocWrite => ({ op: 'put', uuid, shard, seq, doc: d });
+const del = (uuid: string, shard: number, seq: number): DocWrite => ({ op: 'delete', uuid, shard, seq });
+const meta = (name: string, uuid: string): IndexMeta => ({
+  name,
+  uuid,
+  createdAt: 1_700_000_000_000,
+  settings: { index: { number_of_shards: '3' } },
+  mappings: { properties: { n: { type: 'keyword' } } },
+});
+const positions = (store: DocStore, uuid: string) => Array.from(store.scan(uuid), ({ shard, seq }) => [shard, seq]);
+
+let dir: string;
+let store: DocStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'deeppage-store-'));
+  store = DocStore.open(dir);
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('documents', () => {
+  it('reads back what was written, scanning in (shard, seq) order', async () => {
+    const big = 2 ** 32;
+    await store.write([put('u', 2, 1), put('u', 0, 5), put('u', 1, big + 1), put('u', 0, 2 * big), put('u', 0, 3), put('u', 1, big - 1)]);
+    expect(store.getDoc('u', 1, big + 1)).toEqual(doc(`1/${big + 1}`));
+    expect(store.getDoc('u', 1, 1)).toBeUndefined();
+    expect(positions(store, 'u')).toEqual([[0, 3], [0, 5], [0, 2 * big], [1, big - 1], [1, big + 1], [2, 1]]);
+    expect(store.count('u')).toBe(6);
+    expect([...store.scan('u')][0].doc).toEqual(doc('0/3'));
+  });
+
+  it('keeps the routing and the source as given', async () => {
+    const routed: StoredDoc = { id: 'x', version: 3, source: { a: [1, 'two', null], b: { c: 1.5 } }, routing: 'r1' };
+    await store.write([put('u', 0, 0, routed)]);
+    expect(store.getDoc('u', 0, 0)).toEqual(routed);
+  });
+
+  it('applies a batch in order: put then delete removes, delete then put keeps', async () => {
+    await store.write([put('u', 0, 1), put('u', 0, 2)]);
+    await store.write([del('u', 0, 1), put('u', 0, 3), del('u', 0, 3), del('u', 0, 4), put('u', 0, 4)]);
+    expect(positions(store, 'u')).toEqual([[0, 2], [0, 4]]);
+    expect(store.getDoc('u', 0, 1)).toBeUndefined();
+  });
+
+  it('keeps indices whose uuids share a prefix apart', async () => {
+    await store.write([put('ab', 9, 9), put('abc', 0, 0), put('abcd', 0, 0), put('abc', 1, 1)]);
+    expect(positions(store, 'abc')).toEqual([[0, 0], [1, 1]]);
+    expect(store.count('abc')).toBe(2);
+    expect(store.count('missing')).toBe(0);
+  });
+});
+
+describe('index metadata', () => {
+  it('round-trips, and a later write for the same name replaces it', async () => {
+    await store.putIndex(meta('books', 'u1'));
+    await store.write([put('u2', 0, 0)], [meta('films', 'u2')]);
+    expect(store.indices()).toEqual([meta('books', 'u1'), meta('films', 'u2')]);
+    const updated = { ...meta('books', 'u1'), settings: { index: { number_of_shards: '3', refresh_interval: '-1' } } };
+    await store.putIndex(updated);
+    expect(store.indices()).toEqual([updated, meta('films', 'u2')]);
+  });
+
+  it('deleteIndex removes only that index, across every shard and seq', async () => {
+    const extremes = [put('abc', 0, 0), put('abc', 0, Number.MAX_SAFE_INTEGER), put('abc', 1023, 7), put('abc', 2, 2 ** 40)];
+    await store.write([...extremes, put('abcd', 0, 0), put('ab', 5, 5)], [meta('a', 'abc'), meta('b', 'abcd')]);
+    await store.deleteIndex(meta('a', 'abc'));
+    expect(store.count('abc')).toBe(0);
+    expect(store.getDoc('abc', 0, Number.MAX_SAFE_INTEGER)).toBeUndefined();
+    expect(positions(store, 'abcd')).toEqual([[0, 0]]);
+    expect(positions(store, 'ab')).toEqual([[5, 5]]);
+    expect(store.indices()).toEqual([meta('b', 'abcd')]);
+  });
+
+  it('deleteIndex leaves the metadata of a newer index with the same name', async () => {
+    await store.write([put('old', 0, 0)], [meta('books', 'new')]);
+    await store.deleteIndex(meta('books', 'old'));
+    expect(store.indices()).toEqual([meta('books', 'new')]);
+    expect(store.count('old')).toBe(0);
+  });
+});
+
+describe('durability', () => {
+  it('finds everything again after a reopen', async () => {
+    await store.write([put('u', 1, 2), put('u', 0, 9), put('u', 0, 2 ** 35)], [meta('books', 'u')]);
+    await store.close();
+    store = DocStore.open(dir);
+    expect(store.indices()).toEqual([meta('books', 'u')]);
+    expect(positions(store, 'u')).toEqual([[0, 9], [0, 2 ** 35], [1, 2]]);
+    expect(store.getDoc('u', 1, 2)).toEqual(doc('1/2'));
+  });
+
+  it('keeps acknowledged writes when the process is killed right after', async () => {
+    const n = 1000;
+    const module = fileURLToPath(new URL('../../src/store/doc-store.ts', import.meta.url));
+    // The child writes in batches, acknowledges, then dies without closing the store.
+    const child = `
+      import { writeSync } from 'node:fs';
+      const { DocStore } = await import(${JSON.stringify(module)});
+      const store = DocStore.open(${JSON.stringify(dir)});
+      await store.putIndex({ name: 'books', uuid: 'u', createdAt: 0, settings: {}, mappings: {} });
+      for (let start = 0; start < ${n}; start += 100) {
+        const writes = [];
+        for (let seq = start; seq < start + 100; seq++) {
+          writes.push({ op: 'put', uuid: 'u', shard: seq % 3, seq, doc: { id: 'd' + seq, version: 1, source: { seq } } });
+        }
+        await store.write(writes);
+      }
+      writeSync(1, 'acked\\n');
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    await store.close();
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('acked\n');
+    expect(result.signal).toBe('SIGKILL');
+
+    store = DocStore.open(dir);
+    expect(store.indices().map((m) => m.name)).toEqual(['books']);
+    expect(store.count('u')).toBe(n);
+    for (let seq = 0; seq < n; seq++) expect(store.getDoc('u', seq % 3, seq)?.source).toEqual({ seq });
+  });
+});
