@@ -1,0 +1,58 @@
+/**
+ * The HTTP API: Elasticsearch's paths, parameters and shapes over an {@link Engine}.
+ *
+ * @example
+ * const app = createApp({ engine });
+ * const res = await app.request('/cities/_search?size=5&sort=population:desc');
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Engine } from '../engine/engine.ts';
+import { badRequest, EsError } from '../engine/errors.ts';
+import { toEsError } from './error-response.ts';
+import { sendError } from './respond.ts';
+import { bulkRoutes } from './routes/bulk.ts';
+import { clusterRoutes } from './routes/cluster.ts';
+import { documentRoutes } from './routes/documents.ts';
+import { indexRoutes } from './routes/indices.ts';
+import { searchRoutes } from './routes/search.ts';
+
+export interface AppOptions {
+  engine: Engine;
+  /** Largest request body accepted, in bytes (ES's `http.max_content_length`, 100 MB by default). */
+  maxBodyBytes?: number;
+  clusterName?: string;
+}
+
+export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterName = 'deeppage' }: AppOptions): Hono {
+  const app = new Hono();
+
+  // The official client rejects any 2xx response without this header.
+  app.use(async (c, next) => {
+    await next();
+    c.res.headers.set('X-Elastic-Product', 'Elasticsearch');
+  });
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => sendError(c, new EsError(413, 'content_too_long_exception', `request body is larger than the limit of [${maxBodyBytes}] bytes`)),
+    }),
+  );
+
+  // Underscore endpoints go first, so that `/_search` is never taken for an index named `_search`.
+  app.route('/', clusterRoutes(engine, clusterName));
+  app.route('/', bulkRoutes(engine));
+  app.route('/', searchRoutes(engine));
+  app.route('/', documentRoutes(engine));
+  app.route('/', indexRoutes(engine));
+
+  app.notFound((c) => sendError(c, badRequest('illegal_argument_exception', `no handler found for uri [${new URL(c.req.url).pathname}] and method [${c.req.method}]`)));
+  app.onError((error, c) => {
+    const es = toEsError(error);
+    if (es.status >= 500) console.error(error);
+    const res = sendError(c, es);
+    res.headers.set('X-Elastic-Product', 'Elasticsearch');
+    return res;
+  });
+  return app;
+}

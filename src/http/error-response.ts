@@ -1,0 +1,41 @@
+/**
+ * The one place an error becomes ES's JSON: `{"error": {root_cause, type, reason, ...fields, caused_by?}, "status": N}`.
+ * Clients build their messages from it (the JS client prints `type`, then the `caused_by` chain and
+ * `root_cause`), so every field sits where ES puts it.
+ *
+ * @example
+ * errorBody(illegalArgument('[from] parameter cannot be negative but was [-2]'))
+ * // {"error":{"root_cause":[{"type":"illegal_argument_exception","reason":"…"}],
+ * //           "type":"illegal_argument_exception","reason":"…"},"status":400}
+ */
+import { EsError } from '../engine/errors.ts';
+
+/** One error as ES prints it; `caused_by` nests the same shape, without `root_cause`. */
+export type ErrorCause = { type: string; reason: string; caused_by?: ErrorCause } & Record<string, unknown>;
+
+export interface ErrorBody {
+  error: ErrorCause & { root_cause: ErrorCause[] };
+  status: number;
+}
+
+export function errorBody(err: EsError): ErrorBody {
+  // ES renders root causes with their own fields but never with their causes.
+  const root_cause = err.rootCauses().map((cause) => describe(cause, false));
+  return { error: { root_cause, ...describe(err, true) }, status: err.status };
+}
+
+/** The body for a failure that was not an EsError, i.e. a bug: a 500 that still has ES's shape. */
+export function internalErrorBody(e: unknown): ErrorBody {
+  return errorBody(toEsError(e));
+}
+
+export function toEsError(e: unknown): EsError {
+  if (e instanceof EsError) return e;
+  return new EsError(500, 'exception', e instanceof Error ? e.message : String(e));
+}
+
+function describe(err: EsError, withCause: boolean): ErrorCause {
+  const cause: ErrorCause = { type: err.type, reason: err.reason, ...err.fields };
+  if (withCause && err.causedBy) cause.caused_by = describe(err.causedBy, true);
+  return cause;
+}

@@ -1,0 +1,76 @@
+/**
+ * How ES reads single values out of a request. URI parameters are strings parsed strictly, as
+ * Java does (`Integer.parseInt`, `Booleans.parseBoolean`); body values are JSON coerced leniently,
+ * as ES's XContent parser does (`"10"` and `10.7` are both the int 10). Every parameter parser in
+ * src/http goes through these, so the error strings exist once.
+ */
+import { badRequest, illegalArgument, parsingError, type EsError } from '../engine/errors.ts';
+
+export const INT_MIN = -(2 ** 31);
+export const INT_MAX = 2 ** 31 - 1;
+
+/** ES's name for the JSON token a value starts with, as its parse errors print it. */
+export function tokenName(value: unknown): string {
+  if (Array.isArray(value)) return 'START_ARRAY';
+  if (value === null) return 'VALUE_NULL';
+  switch (typeof value) {
+    case 'string':
+      return 'VALUE_STRING';
+    case 'number':
+      return 'VALUE_NUMBER';
+    case 'boolean':
+      return 'VALUE_BOOLEAN';
+    default:
+      return 'START_OBJECT';
+  }
+}
+
+/** A URI int parameter, as `RestRequest.paramAsInt`: optional sign, ASCII digits, within int32. */
+export function intParam(name: string, value: string): number {
+  const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
+  if (!(n >= INT_MIN && n <= INT_MAX)) throw illegalArgument(`Failed to parse int parameter [${name}] with value [${value}]`);
+  return n || 0; // "-0" is 0
+}
+
+/** A URI boolean parameter, as `RestRequest.paramAsBoolean`: a bare `?flag` means true. */
+export function booleanParam(value: string): boolean {
+  if (value === '' || value === 'true') return true;
+  if (value === 'false') return false;
+  throw illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
+}
+
+/** What Java's `Double.parseDouble` takes, minus hex and the spelled-out infinities. */
+const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** A body int: a number (truncated toward zero) or a numeric string, within int32. */
+export function bodyInt(name: string, value: unknown): number {
+  let n = NaN;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && NUMERIC_STRING.test(value)) n = Number(value);
+  if (Number.isNaN(n)) {
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    throw badRequest('x_content_parse_exception', `[${name}] failed to parse field value [${shown}]`);
+  }
+  if (n < INT_MIN || n > INT_MAX) {
+    const shown = typeof value === 'string' ? value.trim() : String(value);
+    throw badRequest('input_coercion_exception', `Numeric value (${shown}) out of range of int`);
+  }
+  return Math.trunc(n) || 0;
+}
+
+/** Java's `String.split(",")`, which ES uses for comma lists: trailing empty items are dropped. */
+export function commaList(value: string): string[] {
+  const items = value.split(',');
+  while (items.length > 0 && items[items.length - 1] === '') items.pop();
+  return items;
+}
+
+/** ES's complaint about a key it does not know where it found one, named by the value's token. */
+export function unknownKey(key: string, value: unknown): EsError {
+  return parsingError(`Unknown key for a ${tokenName(value)} in [${key}].`);
+}
+
+/** For what ES does but deeppage does not yet: refused with a 400 rather than quietly ignored. */
+export function notSupported(what: string): EsError {
+  return illegalArgument(`${what} is not supported by deeppage yet`);
+}

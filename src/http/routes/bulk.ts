@@ -1,0 +1,85 @@
+/**
+ * `_bulk`: NDJSON pairs of action and source lines. Items fail one by one (the response's `errors`
+ * flag says whether any did); a malformed request fails as a whole, before anything is written.
+ */
+import { Hono, type Context } from 'hono';
+import type { Engine, WriteOp } from '../../engine/engine.ts';
+import { badRequest, EsError, illegalArgument } from '../../engine/errors.ts';
+import { isObject } from '../../engine/mapping.ts';
+import { errorBody } from '../error-response.ts';
+import { ndjsonBody } from '../request-body.ts';
+import { send } from '../respond.ts';
+import { refreshPolicy } from '../write-params.ts';
+
+const ACTIONS = ['create', 'delete', 'index', 'update'] as const;
+type Action = (typeof ACTIONS)[number];
+
+export function bulkRoutes(engine: Engine): Hono {
+  const app = new Hono();
+  const bulk = async (c: Context) => {
+    const started = performance.now();
+    const lines = await ndjsonBody(c);
+    const ops = parseBulk(lines, c.req.param('index'), c.req.query('routing'));
+    const items = await engine.write(ops, refreshPolicy(c.req.query('refresh')));
+    return send(c, 200, {
+      errors: items.some((item) => item instanceof EsError),
+      took: Math.round(performance.now() - started),
+      items: items.map((item, i) => ({ [ops[i].action]: item instanceof EsError ? failedItem(ops[i], item) : item })),
+    });
+  };
+  app.on(['POST', 'PUT'], '/_bulk', bulk);
+  app.on(['POST', 'PUT'], '/:index/_bulk', bulk);
+  return app;
+}
+
+function failedItem(op: WriteOp, error: EsError) {
+  const { error: rendered } = errorBody(error) as { error: Record<string, unknown> };
+  delete rendered.root_cause;
+  return { _index: op.index, _id: op.id ?? null, status: error.status, error: rendered };
+}
+
+export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRouting?: string): WriteOp[] {
+  const ops: WriteOp[] = [];
+  const problems: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const action = isObject(line) ? Object.keys(line)[0] : undefined;
+    if (!isObject(line) || Object.keys(line).length !== 1 || !ACTIONS.includes(action as Action)) {
+      throw illegalArgument(`Malformed action/metadata line [${i + 1}], expected one of [${ACTIONS.join(', ')}] but found [${action ?? typeof line}]`);
+    }
+    const meta = line[action!];
+    if (!isObject(meta)) throw illegalArgument(`Malformed action/metadata line [${i + 1}], expected START_OBJECT but found [${typeof meta}]`);
+    const index = typeof meta._index === 'string' ? meta._index : defaultIndex;
+    const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
+    const routing = typeof meta.routing === 'string' ? meta.routing : defaultRouting;
+    if (index === undefined) problems.push('index is missing');
+    if (action === 'delete') {
+      if (id === undefined) problems.push('id is missing');
+      ops.push({ action, index: index ?? '', id: id ?? '', routing });
+      continue;
+    }
+    if (i + 1 >= lines.length) throw illegalArgument(`Malformed action/metadata line [${i + 1}], expected a source line after it`);
+    const source = lines[++i];
+    if (!isObject(source)) throw badRequest('mapper_parsing_exception', `failed to parse, document is empty or not an object (line [${i + 1}])`);
+    if (action === 'update') {
+      if (id === undefined) problems.push('id is missing');
+      const { doc, upsert, doc_as_upsert: docAsUpsert, ...rest } = source;
+      const unknown = Object.keys(rest).filter((k) => k !== 'detect_noop');
+      if (unknown.length) throw illegalArgument(`[update] deeppage supports [doc], [upsert] and [doc_as_upsert], not [${unknown[0]}]`);
+      if (doc !== undefined && !isObject(doc)) throw badRequest('parsing_exception', '[doc] must be an object');
+      if (upsert !== undefined && !isObject(upsert)) throw badRequest('parsing_exception', '[upsert] must be an object');
+      ops.push({ action, index: index ?? '', id: id ?? '', doc: doc as Record<string, unknown> | undefined, upsert: upsert as Record<string, unknown> | undefined, docAsUpsert: docAsUpsert === true, routing });
+    } else {
+      if (action === 'create' && id === undefined) {
+        ops.push({ action, index: index ?? '', source, routing });
+        continue;
+      }
+      ops.push({ action: action as 'index' | 'create', index: index ?? '', id, source, routing });
+    }
+  }
+  if (problems.length) {
+    throw badRequest('action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
+  }
+  if (ops.length === 0) throw badRequest('action_request_validation_exception', 'Validation Failed: 1: no requests added;');
+  return ops;
+}

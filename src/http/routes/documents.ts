@@ -1,0 +1,66 @@
+/** Single-document APIs: index, create, get, delete. */
+import { Hono, type Context } from 'hono';
+import type { Engine, WriteItem, WriteOp } from '../../engine/engine.ts';
+import { badRequest, EsError } from '../../engine/errors.ts';
+import { isObject } from '../../engine/mapping.ts';
+import { filterSource } from '../../engine/search/source-filter.ts';
+import { parseSearchRequest } from '../search-params.ts';
+import { jsonBody } from '../request-body.ts';
+import { send } from '../respond.ts';
+import { opType, refreshPolicy } from '../write-params.ts';
+
+export function documentRoutes(engine: Engine): Hono {
+  const app = new Hono();
+
+  const write = async (c: Context, op: WriteOp) => {
+    const [item] = await engine.write([op], refreshPolicy(c.req.query('refresh')));
+    if (item instanceof EsError) throw item;
+    const { status, ...body } = item as WriteItem;
+    return send(c, status, body);
+  };
+  const source = async (c: Context) => {
+    const body = await jsonBody(c);
+    if (!isObject(body)) throw badRequest('parsing_exception', 'request body is required and must be a JSON object');
+    return body;
+  };
+  const indexDoc = async (c: Context, id: string | undefined, action: 'index' | 'create') =>
+    write(c, { action, index: c.req.param('index')!, id, source: await source(c), routing: c.req.query('routing') });
+
+  app.post('/:index/_doc', (c) => indexDoc(c, undefined, 'create'));
+  app.on(['PUT', 'POST'], '/:index/_doc/:id', (c) => indexDoc(c, c.req.param('id'), opType(c.req.query('op_type'))));
+  app.on(['PUT', 'POST'], '/:index/_create/:id', (c) => indexDoc(c, c.req.param('id'), 'create'));
+
+  app.get('/:index/_doc/:id', (c) => {
+    const name = c.req.param('index'), id = c.req.param('id');
+    const found = engine.get(name, id, c.req.query('routing'));
+    if (!found) return send(c, 404, { _index: engine.resolveOne(name).name, _id: id, found: false });
+    const { source } = parseSearchRequest(sourceParams(c), undefined, `/${name}/_doc/${id}`);
+    const { doc } = found;
+    return send(c, 200, {
+      _index: found.index.name,
+      _id: id,
+      _version: doc.version,
+      _seq_no: found.seq,
+      _primary_term: 1,
+      ...(doc.routing !== undefined && { _routing: doc.routing }),
+      found: true,
+      ...(source !== false && { _source: filterSource(doc.source, source) }),
+    });
+  });
+
+  app.delete('/:index/_doc/:id', (c) => {
+    engine.resolveOne(c.req.param('index'));
+    return write(c, { action: 'delete', index: c.req.param('index'), id: c.req.param('id'), routing: c.req.query('routing') });
+  });
+  return app;
+}
+
+/** GET takes `_source`, `_source_includes` and `_source_excludes` like search does. */
+function sourceParams(c: Context): Record<string, string | undefined> {
+  const params: Record<string, string | undefined> = {};
+  for (const name of ['_source', '_source_includes', '_source_excludes']) {
+    const value = c.req.query(name);
+    if (value !== undefined) params[name] = value;
+  }
+  return params;
+}

@@ -1,0 +1,45 @@
+/** `_search` and `_count`, over no index (all), one, a comma list or wildcards. */
+import { Hono, type Context } from 'hono';
+import type { Engine } from '../../engine/engine.ts';
+import { parsingError } from '../../engine/errors.ts';
+import { isObject } from '../../engine/mapping.ts';
+import { jsonBodyOrSource } from '../request-body.ts';
+import { send } from '../respond.ts';
+import { parseSearchRequest } from '../search-params.ts';
+
+/** URI parameters `_count` accepts besides the body's `query`. */
+const COUNT_PARAMS = new Set(['pretty', 'human', 'error_trace', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'routing', 'preference', 'source', 'source_content_type']);
+
+export function searchRoutes(engine: Engine): Hono {
+  const app = new Hono();
+
+  const search = async (c: Context) => {
+    const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), new URL(c.req.url).pathname);
+    return send(c, 200, engine.search(c.req.param('index'), request));
+  };
+  app.on(['GET', 'POST'], '/_search', search);
+  app.on(['GET', 'POST'], '/:index/_search', search);
+
+  const count = async (c: Context) => {
+    const body = await jsonBodyOrSource(c);
+    for (const name of Object.keys(c.req.query())) {
+      if (!COUNT_PARAMS.has(name)) throw parsingError(`request [${new URL(c.req.url).pathname}] contains unrecognized parameter: [${name}]`);
+    }
+    if (isObject(body)) {
+      const extra = Object.keys(body).find((k) => k !== 'query');
+      if (extra) throw parsingError(`request does not support [${extra}]`);
+    }
+    parseSearchRequest({}, body ?? {});
+    const { count, shards } = engine.count(c.req.param('index'));
+    return send(c, 200, { count, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } });
+  };
+  app.on(['GET', 'POST'], '/_count', count);
+  app.on(['GET', 'POST'], '/:index/_count', count);
+  return app;
+}
+
+/** The query string minus the parameters that carry the body itself. */
+function searchParams(c: Context): Record<string, string> {
+  const { source: _source, source_content_type: _type, ...rest } = c.req.query();
+  return rest;
+}

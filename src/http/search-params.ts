@@ -1,0 +1,150 @@
+/**
+ * A search request from its URI parameters and JSON body, read in ES's order: the body first, then
+ * the URI on top of it. URI `from`, `size`, `_source` and `track_total_hits` replace the body's; a URI
+ * `sort` appends its clauses to the body's, as ES's RestSearchAction does. Every key is honoured,
+ * ignored because it cannot change which hits come back, or refused with a 400: none is dropped
+ * silently.
+ *
+ * @example
+ * parseSearchRequest({ from: '20', sort: 'price:desc' }, { size: 5, query: { match_all: {} } })
+ * // { from: 20, size: 5, sort: [{ kind: 'field', field: 'price', order: 'desc', missing: '_last' }], … }
+ */
+import { illegalArgument, parsingError } from '../engine/errors.ts';
+import { isObject } from '../engine/mapping.ts';
+import { searchRequest, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
+import { booleanParam, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
+import { parseQuery } from './search-query.ts';
+import { sortFromBody, sortFromParam } from './search-sort.ts';
+import { sourceFromBody, sourceFromParams } from './search-source.ts';
+
+type Params = Record<string, string | undefined>;
+
+/** What the request said, before defaults: `undefined` is "not given", which ES tells apart from a default. */
+interface Given {
+  from?: number;
+  size?: number;
+  sort: SortClause[];
+  source?: SourceFilter;
+  query?: Query;
+  trackTotalHits?: boolean | number;
+}
+
+/** Body keys that cannot change the hits deeppage returns (one node, no timeouts, no scoring work). */
+const IGNORED_KEYS = new Set(['timeout', 'track_scores', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields', 'profile']);
+
+/** Body keys ES understands and deeppage does not implement yet. */
+const UNSUPPORTED_KEYS = new Set([
+  'min_score', 'search_after', 'pit', 'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter',
+  'script_fields', 'fields', 'knn', 'runtime_mappings', 'indices_boost', 'terminate_after', 'slice', 'stats', 'ext', 'retriever', 'rank',
+]);
+
+const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int'];
+
+/** Formatting options the response layer applies to every API (ES's `responseParams()`). */
+const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
+
+/** URI parameters that cannot change the hits on a single node with no caches, plus the URI forms of ignored body keys. */
+const IGNORED_PARAMS = [
+  'timeout', 'request_cache', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'preference', 'routing', 'typed_keys',
+  'batched_reduce_size', 'ccs_minimize_roundtrips', 'search_type', 'allow_partial_search_results', 'max_concurrent_shard_requests',
+  'pre_filter_shard_size', 'track_scores', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields',
+];
+
+const UNSUPPORTED_PARAMS = new Set(['scroll', 'q', 'terminate_after']);
+
+const KNOWN_PARAMS = new Set([...READ_PARAMS, ...RESPONSE_PARAMS, ...IGNORED_PARAMS, ...UNSUPPORTED_PARAMS]);
+
+/** `path` names the request in the unrecognized-parameter error, as ES does. */
+export function parseSearchRequest(query: Params, body: unknown, path = '/_search'): SearchRequest {
+  const given: Given = { sort: [] };
+  if (body !== undefined) readBody(body, given);
+  readParams(query, given);
+  checkParamNames(query, path);
+
+  const restTotalHitsAsInt = query.rest_total_hits_as_int !== undefined && booleanParam(query.rest_total_hits_as_int);
+  // A bound on the count would make an int total a lie, so ES forbids it and counts exactly by default.
+  if (restTotalHitsAsInt && typeof given.trackTotalHits === 'number') {
+    throw illegalArgument(`[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${given.trackTotalHits}`);
+  }
+  const trackTotalHits = given.trackTotalHits ?? (restTotalHitsAsInt ? true : undefined);
+
+  const request = searchRequest({ sort: given.sort, restTotalHitsAsInt });
+  if (given.from !== undefined) request.from = given.from;
+  if (given.size !== undefined) request.size = given.size;
+  if (given.source !== undefined) request.source = given.source;
+  if (given.query !== undefined) request.query = given.query;
+  if (trackTotalHits !== undefined) request.trackTotalHits = trackTotalHits;
+  return request;
+}
+
+function readBody(body: unknown, given: Given): void {
+  if (!isObject(body)) throw parsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
+  for (const [key, value] of Object.entries(body)) {
+    switch (key) {
+      case 'from':
+        given.from = checkFrom(bodyInt(key, value));
+        break;
+      case 'size':
+        given.size = checkSize(bodyInt(key, value));
+        break;
+      case 'sort':
+        given.sort = sortFromBody(value);
+        break;
+      case '_source':
+        given.source = sourceFromBody(value);
+        break;
+      case 'query':
+        given.query = parseQuery(value);
+        break;
+      case 'track_total_hits':
+        given.trackTotalHits = typeof value === 'boolean' ? value : trackTotalHits(value, () => bodyInt(key, value));
+        break;
+      default:
+        if (UNSUPPORTED_KEYS.has(key)) throw notSupported(`[${key}]`);
+        if (!IGNORED_KEYS.has(key)) throw unknownKey(key, value);
+    }
+  }
+}
+
+function readParams(query: Params, given: Given): void {
+  const { from, size, sort, track_total_hits: track } = query;
+  if (from !== undefined) given.from = checkFrom(intParam('from', from));
+  if (size !== undefined) given.size = checkSize(intParam('size', size));
+  if (sort !== undefined) given.sort = [...given.sort, ...sortFromParam(sort)];
+  given.source = sourceFromParams(query) ?? given.source;
+  if (track !== undefined) given.trackTotalHits = trackTotalHits(track, () => intParam('track_total_hits', track));
+}
+
+function checkParamNames(query: Params, path: string): void {
+  const names = Object.keys(query).filter((name) => query[name] !== undefined);
+  const unsupported = names.find((name) => UNSUPPORTED_PARAMS.has(name));
+  if (unsupported !== undefined) throw notSupported(`[${unsupported}]`);
+  const unknown = names.filter((name) => !KNOWN_PARAMS.has(name)).sort();
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => `[${name}]`).join(', ');
+    throw illegalArgument(`request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list}`);
+  }
+}
+
+/**
+ * The strings `true` and `false` are booleans (in the body too, as ES's `Booleans.isBoolean` check
+ * runs on both); anything else is an int bound. ES stores the bound as an int where -1 means "do
+ * not count" and int max "count exactly", so those two come back as booleans.
+ */
+function trackTotalHits(value: unknown, readInt: () => number): boolean | number {
+  if (value === 'true' || value === 'false') return value === 'true';
+  const n = readInt();
+  if (n < -1) throw illegalArgument(`[track_total_hits] parameter must be positive or equals to -1, got ${n}`);
+  if (n === -1) return false;
+  return n === INT_MAX ? true : n;
+}
+
+function checkFrom(from: number): number {
+  if (from < 0) throw illegalArgument(`[from] parameter cannot be negative but was [${from}]`);
+  return from;
+}
+
+function checkSize(size: number): number {
+  if (size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${size}]`);
+  return size;
+}

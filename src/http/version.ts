@@ -1,0 +1,4 @@
+/** deeppage's version, from package.json: what `GET /` reports as `version.number`. */
+import { readFileSync } from 'node:fs';
+
+export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;

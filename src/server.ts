@@ -1,0 +1,90 @@
+/**
+ * The deeppage server: storage in a data directory, the engine rebuilt from it, the HTTP API on a
+ * socket. `npm start` runs this file; tests call {@link startServer} on a free port.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { existsSync, readdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { Engine } from './engine/engine.ts';
+import { createApp } from './http/app.ts';
+import { progressBar, type Progress } from './progress.ts';
+import { seedCities } from './seed/cities.ts';
+import { DocStore } from './store/doc-store.ts';
+
+export interface ServerOptions {
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Load the cities into an empty data directory (the default for `npm start`). */
+  seed?: boolean;
+  /** Show progress bars and log lines. */
+  verbose?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  engine: Engine;
+  /** Stops accepting connections, lets in-flight requests finish, then closes storage. */
+  close(): Promise<void>;
+}
+
+export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, seed = false, verbose = false }: ServerOptions): Promise<RunningServer> {
+  const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  const store = DocStore.open(dataDir);
+  const bars = new Map<string, Progress>();
+  const engine = Engine.open(store, verbose ? (index, done, total) => {
+    if (total < 10_000) return;
+    const bar = bars.get(index) ?? bars.set(index, progressBar(`loading ${index}`, total)).get(index)!;
+    bar.update(done);
+    if (done === total) bar.stop();
+  } : undefined);
+  if (seed && fresh) {
+    if (verbose) console.error(`deeppage: first start on ${dataDir}, loading the default corpus (cities)`);
+    await seedCities(engine, verbose ? (total) => progressBar('indexing cities', total) : undefined);
+  }
+  const app = createApp({ engine });
+  const server = await listen(app.fetch, host, port);
+  const address = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return {
+    url,
+    engine,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+      await engine.close();
+    },
+  };
+}
+
+function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname, port }, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const running = await startServer({
+    dataDir: process.env.DEEPPAGE_DATA ?? './data',
+    host: process.env.HOST ?? '127.0.0.1',
+    port: Number(process.env.PORT ?? 9200),
+    seed: true,
+    verbose: true,
+  });
+  console.error(`deeppage listening on ${running.url}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`deeppage: ${signal}, finishing in-flight requests and closing storage`);
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,207 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TRACK_TOTAL_HITS, searchRequest } from '../../src/engine/search/request.ts';
+import { parseSearchRequest } from '../../src/http/search-params.ts';
+import { failure, refusal } from './failure.ts';
+
+const parse = (query: Record<string, string | undefined>, body?: unknown) => parseSearchRequest(query, body);
+const INT_MAX = 2 ** 31 - 1;
+
+it('fills in ES defaults when nothing is given', () => {
+  expect(parse({})).toEqual(searchRequest());
+  expect(parse({}, {})).toEqual(searchRequest());
+  expect(parse({}).trackTotalHits).toBe(DEFAULT_TRACK_TOTAL_HITS);
+});
+
+describe('from and size', () => {
+  it('come from the URI or the body, the URI winning', () => {
+    expect(parse({ from: '20', size: '5' })).toMatchObject({ from: 20, size: 5 });
+    expect(parse({}, { from: 20, size: 5 })).toMatchObject({ from: 20, size: 5 });
+    expect(parse({ from: '7' }, { from: 20, size: 5 })).toMatchObject({ from: 7, size: 5 });
+    expect(parse({ from: '+3', size: '007' })).toMatchObject({ from: 3, size: 7 });
+  });
+
+  it('accept numeric strings and truncate fractions in the body', () => {
+    expect(parse({}, { from: '10', size: ' 4 ' })).toMatchObject({ from: 10, size: 4 });
+    expect(parse({}, { from: 1.9, size: '2.7' })).toMatchObject({ from: 1, size: 2 });
+    expect(parse({}, { from: -0.5, size: '1e1' })).toMatchObject({ from: 0, size: 10 });
+  });
+
+  it.each([['abc'], [''], ['1.5'], [' 1'], ['1e3'], ['0x10'], ['2147483648'], ['-2147483649'], ['٣']])(
+    'refuse URI value %j as Integer.parseInt would',
+    (value) => {
+      expect(refusal(() => parse({ size: value }))).toEqual([400, 'illegal_argument_exception', `Failed to parse int parameter [size] with value [${value}]`]);
+    },
+  );
+
+  it.each([
+    ['abc', 'abc'],
+    [true, 'true'],
+    [null, 'null'],
+    [{ a: 1 }, '{"a":1}'],
+    [[1], '[1]'],
+  ])('refuse body value %j', (value, shown) => {
+    expect(refusal(() => parse({}, { from: value }))).toEqual([400, 'x_content_parse_exception', `[from] failed to parse field value [${shown}]`]);
+  });
+
+  it('refuse body values beyond int32 as Jackson does', () => {
+    const tooBig = [400, 'input_coercion_exception', 'Numeric value (2147483648) out of range of int'];
+    expect(refusal(() => parse({}, { size: 2147483648 }))).toEqual(tooBig);
+    expect(failure(() => parse({}, { from: '-2147483649' })).reason).toBe('Numeric value (-2147483649) out of range of int');
+    expect(parse({}, { size: INT_MAX }).size).toBe(INT_MAX);
+  });
+
+  it('may not be negative, in the URI or the body', () => {
+    expect(refusal(() => parse({ from: '-2' }))).toEqual([400, 'illegal_argument_exception', '[from] parameter cannot be negative but was [-2]']);
+    expect(refusal(() => parse({}, { size: -5 }))).toEqual([400, 'illegal_argument_exception', '[size] parameter cannot be negative, found [-5]']);
+    expect(failure(() => parse({ size: '-1' })).reason).toBe('[size] parameter cannot be negative, found [-1]');
+  });
+
+  it('are checked in the body even when the URI overrides them, as ES parses the body first', () => {
+    expect(failure(() => parse({ from: '1' }, { from: -2 })).reason).toBe('[from] parameter cannot be negative but was [-2]');
+  });
+
+  it('round-trip every non-negative int32 through the URI (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: INT_MAX }), fc.integer({ min: 0, max: INT_MAX }), (from, size) => {
+        expect(parse({ from: String(from), size: String(size) })).toMatchObject({ from, size });
+      }),
+    );
+  });
+
+  it('refuse every negative int32 with the negative-value message (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 31), max: -1 }), (n) => {
+        expect(failure(() => parse({ from: String(n) })).reason).toBe(`[from] parameter cannot be negative but was [${n}]`);
+      }),
+    );
+  });
+
+  it('refuse every string that is not an int32 with the exact message (property)', () => {
+    const notInt = fc.oneof(
+      fc.string().filter((s) => !/^[+-]?\d+$/.test(s)),
+      fc.bigInt({ min: 2n ** 31n, max: 2n ** 70n }).map((n) => (n % 2n === 0n ? String(n) : `-${n + 1n}`)),
+      fc.double({ noInteger: true, noDefaultInfinity: true, noNaN: true }).map(String),
+    );
+    fc.assert(
+      fc.property(notInt, (value) => {
+        expect(refusal(() => parse({ from: value }))).toEqual([400, 'illegal_argument_exception', `Failed to parse int parameter [from] with value [${value}]`]);
+      }),
+    );
+  });
+});
+
+describe('track_total_hits', () => {
+  it.each([
+    [{ track_total_hits: 'true' }, undefined, true],
+    [{ track_total_hits: 'false' }, undefined, false],
+    [{ track_total_hits: '100' }, undefined, 100],
+    [{}, { track_total_hits: true }, true],
+    [{}, { track_total_hits: false }, false],
+    [{}, { track_total_hits: 4 }, 4],
+    [{}, { track_total_hits: '4' }, 4],
+    [{}, { track_total_hits: 'true' }, true],
+    [{ track_total_hits: '0' }, { track_total_hits: true }, 0],
+  ])('%j with body %j counts %j', (query, body, expected) => {
+    expect(parse(query, body).trackTotalHits).toBe(expected);
+  });
+
+  it('reads -1 as "do not count" and int max as "count exactly", as ES stores the bound', () => {
+    expect(parse({ track_total_hits: '-1' }).trackTotalHits).toBe(false);
+    expect(parse({}, { track_total_hits: -1 }).trackTotalHits).toBe(false);
+    expect(parse({ track_total_hits: String(INT_MAX) }).trackTotalHits).toBe(true);
+  });
+
+  it('refuses bounds below -1 and values that are neither booleans nor ints', () => {
+    const reason = '[track_total_hits] parameter must be positive or equals to -1, got -2';
+    expect(refusal(() => parse({ track_total_hits: '-2' }))).toEqual([400, 'illegal_argument_exception', reason]);
+    expect(refusal(() => parse({}, { track_total_hits: -2 }))).toEqual([400, 'illegal_argument_exception', reason]);
+    expect(refusal(() => parse({ track_total_hits: 'yes' }))).toEqual([
+      400,
+      'illegal_argument_exception',
+      'Failed to parse int parameter [track_total_hits] with value [yes]',
+    ]);
+    expect(failure(() => parse({}, { track_total_hits: 'yes' })).reason).toBe('[track_total_hits] failed to parse field value [yes]');
+  });
+});
+
+describe('rest_total_hits_as_int', () => {
+  it('counts exactly unless told otherwise; a bare flag means true', () => {
+    expect(parse({ rest_total_hits_as_int: 'true' })).toMatchObject({ restTotalHitsAsInt: true, trackTotalHits: true });
+    expect(parse({ rest_total_hits_as_int: '' })).toMatchObject({ restTotalHitsAsInt: true, trackTotalHits: true });
+    expect(parse({ rest_total_hits_as_int: 'false' })).toMatchObject({ restTotalHitsAsInt: false, trackTotalHits: DEFAULT_TRACK_TOTAL_HITS });
+    expect(parse({ rest_total_hits_as_int: 'true', track_total_hits: 'false' }).trackTotalHits).toBe(false);
+    expect(parse({ rest_total_hits_as_int: 'true' }, { track_total_hits: -1 }).trackTotalHits).toBe(false);
+  });
+
+  it('refuses a count bound, which would make the int total inexact', () => {
+    const reason = '[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got 100';
+    expect(refusal(() => parse({ rest_total_hits_as_int: 'true', track_total_hits: '100' }))).toEqual([400, 'illegal_argument_exception', reason]);
+    expect(failure(() => parse({ rest_total_hits_as_int: '' }, { track_total_hits: 100 })).reason).toBe(reason);
+  });
+
+  it('takes only true or false', () => {
+    expect(refusal(() => parse({ rest_total_hits_as_int: 'yes' }))).toEqual([
+      400,
+      'illegal_argument_exception',
+      'Failed to parse value [yes] as only [true] or [false] are allowed.',
+    ]);
+  });
+});
+
+describe('URI parameters', () => {
+  it('accepts and ignores the ones that cannot change the hits', () => {
+    const ignored = [
+      ...['pretty', 'human', 'error_trace', 'filter_path', 'timeout', 'request_cache', 'allow_no_indices', 'ignore_unavailable'],
+      ...['expand_wildcards', 'preference', 'routing', 'typed_keys', 'batched_reduce_size', 'ccs_minimize_roundtrips', 'search_type'],
+    ];
+    expect(parse(Object.fromEntries(ignored.map((name) => [name, 'x'])))).toEqual(searchRequest());
+  });
+
+  it('refuses unknown ones, naming the path', () => {
+    expect(refusal(() => parse({ foo: '1' }))).toEqual([400, 'illegal_argument_exception', 'request [/_search] contains unrecognized parameter: [foo]']);
+    expect(failure(() => parseSearchRequest({ zeta: '', alpha: '1', size: '1' }, undefined, '/books/_search')).reason).toBe(
+      'request [/books/_search] contains unrecognized parameters: [alpha], [zeta]',
+    );
+  });
+
+  it('skips parameters whose value is undefined', () => {
+    expect(parse({ foo: undefined, size: undefined })).toEqual(searchRequest());
+  });
+
+  it.each([['scroll'], ['q'], ['terminate_after']])('refuses %s, which deeppage does not support yet', (name) => {
+    expect(refusal(() => parse({ [name]: '1m' }))).toEqual([400, 'illegal_argument_exception', `[${name}] is not supported by deeppage yet`]);
+  });
+});
+
+describe('body keys', () => {
+  it('must come in an object', () => {
+    expect(refusal(() => parse({}, [1]))).toEqual([400, 'parsing_exception', 'Expected [START_OBJECT] but found [START_ARRAY]']);
+    expect(failure(() => parse({}, null)).reason).toBe('Expected [START_OBJECT] but found [VALUE_NULL]');
+    expect(failure(() => parse({}, 'x')).type).toBe('parsing_exception');
+  });
+
+  it('accepts and ignores the ones kept for compatibility', () => {
+    const body = {
+      ...{ timeout: '1s', track_scores: true, explain: false, version: true },
+      ...{ seq_no_primary_term: true, stored_fields: ['a'], docvalue_fields: [], profile: false },
+    };
+    expect(parse({}, body)).toEqual(searchRequest());
+  });
+
+  it.each([
+    ['foo', {}, 'Unknown key for a START_OBJECT in [foo].'],
+    ['foo', 'x', 'Unknown key for a VALUE_STRING in [foo].'],
+    ['foo', 1, 'Unknown key for a VALUE_NUMBER in [foo].'],
+    ['foo', true, 'Unknown key for a VALUE_BOOLEAN in [foo].'],
+    ['foo', [], 'Unknown key for a START_ARRAY in [foo].'],
+    ['match', { title: 'x' }, 'Unknown key for a START_OBJECT in [match].'],
+  ])('refuses unknown key %s = %j', (key, value, reason) => {
+    expect(refusal(() => parse({}, { [key]: value }))).toEqual([400, 'parsing_exception', reason]);
+  });
+
+  const unsupported = ['search_after', 'pit', 'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter', 'min_score'];
+  it.each(unsupported.map((key) => [key]))('refuses %s, which deeppage does not support yet', (key) => {
+    expect(refusal(() => parse({}, { [key]: {} }))).toEqual([400, 'illegal_argument_exception', `[${key}] is not supported by deeppage yet`]);
+  });
+});
