@@ -73,7 +73,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     dataDir: process.env.DEEPPAGE_DATA ?? './data',
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 9200),
-    seed: true,
+    seed: process.env.DEEPPAGE_SEED !== 'false',
     verbose: true,
   });
   console.error(`deeppage listening on ${running.url}`);
