@@ -7,6 +7,7 @@ import type { DocStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-stor
 import { badRequest, EsError, illegalArgument } from './errors.ts';
 import { checkIndexName, resolveExpression } from './index-names.ts';
 import { isObject } from './mapping.ts';
+import { shardFor } from './routing.ts';
 import { SearchIndex, type IndexSnapshot, type WriteResult } from './search-index.ts';
 import type { SearchRequest } from './search/request.ts';
 import { search, type SearchResponse } from './search/search.ts';
@@ -155,8 +156,9 @@ export class Engine {
     return index;
   }
 
-  search(expression: string | undefined, request: SearchRequest): SearchResponse {
-    const targets = this.resolve(expression).map((index) => index.snapshot());
+  /** @param routing comma-separated routing values: search only the shards they route to. */
+  search(expression: string | undefined, request: SearchRequest, routing?: string): SearchResponse {
+    const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
     return search(targets, request, (target, shard, seq) => this.#load(target.index, shard, seq));
   }
 
@@ -240,6 +242,13 @@ export class Engine {
   #load(index: SearchIndex, shard: number, seq: number): StoredDoc | undefined {
     return this.#pending.get(docKey(index.uuid, shard, seq)) ?? this.store.getDoc(index.uuid, shard, seq) ?? index.shards[shard].retired.get(seq);
   }
+}
+
+/** The snapshot narrowed to the shards the routing values pick (with caches of its own). */
+function routed(snapshot: IndexSnapshot, routing: string | undefined): IndexSnapshot {
+  if (routing === undefined) return snapshot;
+  const shards = new Set(routing.split(',').map((r) => shardFor(r, snapshot.shards.length)));
+  return { index: snapshot.index, shards: snapshot.shards.filter((s) => shards.has(s.shard)), cache: new Map() };
 }
 
 const docKey = (uuid: string, shard: number, seq: number) => `${uuid}/${shard}/${seq}`;
