@@ -114,7 +114,8 @@ export class SearchIndex {
       return { result: this.#result(id, { seq: -2, version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
     }
     const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: removed.seq }];
-    return { result: this.#result(id, { ...removed, version: removed.version + 1 }, 'deleted', 200), writes, shard: shard.number };
+    const result = this.#result(id, { ...removed, seq: shard.takeSeq(), version: removed.version + 1 }, 'deleted', 200);
+    return { result, writes, shard: shard.number };
   }
 
   /** The live stored document with this id (real time: refreshed or not). */

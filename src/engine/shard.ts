@@ -65,6 +65,11 @@ export class Shard {
     return this.#buffer.size > 0 || this.#pendingDeletes.size > 0;
   }
 
+  /** A sequence number for an operation that stores nothing new (a delete), so `_seq_no` keeps rising. */
+  takeSeq(): number {
+    return this.#nextSeq++;
+  }
+
   locate(id: string): DocLocation | undefined {
     return this.#ids.get(id);
   }
