@@ -4,7 +4,7 @@
  * rebuilt from storage. This is the surface the HTTP layer calls.
  */
 import type { DocStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
-import { badRequest, EsError, illegalArgument } from './errors.ts';
+import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
 import { checkIndexName, resolveExpression } from './index-names.ts';
 import { isObject } from './mapping.ts';
 import { shardFor } from './routing.ts';
@@ -152,7 +152,7 @@ export class Engine {
 
   resolveOne(name: string): SearchIndex {
     const [index] = this.resolve(name);
-    if (!index) throw badRequest('index_not_found_exception', `no such index [${name}]`);
+    if (!index) throw indexNotFound(name);
     return index;
   }
 

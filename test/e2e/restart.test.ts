@@ -53,21 +53,10 @@ describe('restart', () => {
   it('keeps acknowledged writes when the server process is killed with SIGKILL', async () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { ...process.env, DEEPPAGE_DATA: dir, PORT: '0', DEEPPAGE_SEED: 'false' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const { child, url: listening } = serverProcess(dir);
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     try {
-      let log = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stderr!.on('data', (chunk) => {
-          log += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(log);
-          if (match) resolve(match[1]);
-        });
-        child.once('exit', () => reject(new Error(`server exited early: ${log}`)));
-      });
+      const url = await listening;
       const lines = Array.from({ length: 200 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
       const res = await fetch(`${url}/acked/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
       expect(((await res.json()) as { errors: boolean }).errors).toBe(false);
@@ -87,3 +76,43 @@ describe('restart', () => {
     }
   });
 });
+
+describe('shutdown', () => {
+  it('exits 0 on SIGTERM after closing storage, and the data opens again', async () => {
+    const { dir, remove } = tempDir();
+    try {
+      const { child, url: listening } = serverProcess(dir);
+      const url = await listening;
+      await json(`${url}/kept/_doc/1`, 'PUT', { ok: true });
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+      const again = await startServer({ dataDir: dir, port: 0 });
+      try {
+        expect((await json(`${again.url}/kept/_doc/1`)).body._source).toEqual({ ok: true });
+      } finally {
+        await again.close();
+      }
+    } finally {
+      remove();
+    }
+  });
+});
+
+/** `npm start`'s entry point as a child process on a free port, and the URL it announces. */
+function serverProcess(dataDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, DEEPPAGE_DATA: dataDir, PORT: '0', DEEPPAGE_SEED: 'false' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => {
+      log += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(log);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error(`server exited early: ${log}`)));
+  });
+  return { child, url };
+}

@@ -70,10 +70,6 @@ export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRoutin
       if (upsert !== undefined && !isObject(upsert)) throw badRequest('parsing_exception', '[upsert] must be an object');
       ops.push({ action, index: index ?? '', id: id ?? '', doc: doc as Record<string, unknown> | undefined, upsert: upsert as Record<string, unknown> | undefined, docAsUpsert: docAsUpsert === true, routing });
     } else {
-      if (action === 'create' && id === undefined) {
-        ops.push({ action, index: index ?? '', source, routing });
-        continue;
-      }
       ops.push({ action: action as 'index' | 'create', index: index ?? '', id, source, routing });
     }
   }
