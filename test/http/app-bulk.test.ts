@@ -1,0 +1,165 @@
+/** `_bulk` through the app: NDJSON actions, per-item results and statuses, the `errors` flag, malformed requests. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectError, expectEsHeaders, testApp, type TestApp } from './app-helpers.ts';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = testApp();
+  await t.createIndex('books', { number_of_shards: 2 }, { properties: { pages: { type: 'integer' } } });
+});
+afterEach(() => t.close());
+
+const source = async (index: string, id: string) => (await t.json('GET', `/${index}/_doc/${id}`)).body._source;
+
+describe('actions', () => {
+  it('index, create, update with doc and delete, each with its own result and status', async () => {
+    const res = await t.bulk('/_bulk', [
+      { index: { _index: 'books', _id: '1' } }, { title: 'Dune', pages: 412 },
+      { index: { _index: 'books', _id: '1' } }, { title: 'Dune', pages: 896 },
+      { create: { _index: 'books', _id: '2' } }, { title: 'Emma' },
+      { update: { _index: 'books', _id: '2' } }, { doc: { pages: 474 } },
+      { index: { _index: 'books', _id: '3' } }, { title: 'Ulysses' },
+      { delete: { _index: 'books', _id: '3' } },
+      { delete: { _index: 'books', _id: '99' } },
+    ]);
+    expect(res.status).toBe(200);
+    expectEsHeaders(res);
+    expect(res.body.errors).toBe(false);
+    expect(typeof res.body.took).toBe('number');
+    const items = res.body.items;
+    expect(items.map((item: object) => Object.keys(item)[0])).toEqual(['index', 'index', 'create', 'update', 'index', 'delete', 'delete']);
+    expect(items.map((item: Record<string, { status: number; result: string }>) => Object.values(item)[0]).map((r: { status: number; result: string }) => [r.status, r.result])).toEqual([
+      [201, 'created'], [200, 'updated'], [201, 'created'], [200, 'updated'], [201, 'created'], [200, 'deleted'], [404, 'not_found'],
+    ]);
+    expect(items[0].index).toEqual({
+      _index: 'books', _id: '1', _version: 1, result: 'created', _shards: { total: 2, successful: 1, failed: 0 },
+      _seq_no: expect.any(Number), _primary_term: 1, status: 201,
+    });
+    expect(items[1].index._version).toBe(2);
+    expect(items[3].update._version).toBe(2);
+    expect(await source('books', '1')).toEqual({ title: 'Dune', pages: 896 });
+    expect(await source('books', '2')).toEqual({ title: 'Emma', pages: 474 });
+    expect((await t.json('GET', '/books/_doc/3')).status).toBe(404);
+  });
+
+  it('/{index}/_bulk supplies the index, which an action may still name', async () => {
+    const res = await t.bulk('/books/_bulk', [{ index: { _id: '1' } }, { a: 1 }, { index: { _index: 'films', _id: '1' } }, { a: 2 }]);
+    expect(res.body.errors).toBe(false);
+    expect(res.body.items.map((i: { index: { _index: string } }) => i.index._index)).toEqual(['books', 'films']);
+    expect(await source('films', '1')).toEqual({ a: 2 });
+    expect(t.engine.resolve('films')[0].shards).toHaveLength(1);
+  });
+
+  it('create without _id generates one; PUT /_bulk is accepted too', async () => {
+    const res = await t.json('PUT', '/_bulk', '{"create":{"_index":"books"}}\n{"a":1}\n', { 'content-type': 'application/x-ndjson' });
+    expect(res.status).toBe(200);
+    expect(res.body.items[0].create).toMatchObject({ status: 201, result: 'created' });
+    expect(res.body.items[0].create._id).toMatch(/^[A-Za-z0-9_-]{20}$/);
+  });
+
+  it('an update that changes nothing answers noop', async () => {
+    await t.bulk('/books/_bulk', [{ index: { _id: '1' } }, { a: 1 }]);
+    const res = await t.bulk('/books/_bulk', [{ update: { _id: '1' } }, { doc: { a: 1 } }]);
+    expect(res.body.items[0].update).toMatchObject({ status: 200, result: 'noop', _version: 1 });
+  });
+
+  it('?refresh=true makes the items searchable before answering', async () => {
+    await t.createIndex('slow', { refresh_interval: '-1' });
+    await t.bulk('/slow/_bulk', [{ index: { _id: '1' } }, { a: 1 }], '?refresh=true');
+    expect((await t.json('GET', '/slow/_count')).body.count).toBe(1);
+  });
+
+  it('honours routing given in the action or the URI', async () => {
+    await t.bulk('/books/_bulk', [{ index: { _id: '1', routing: 'r1' } }, { a: 1 }, { index: { _id: '2' } }, { a: 2 }], '?routing=r2');
+    expect((await t.json('GET', '/books/_doc/1?routing=r1')).body).toMatchObject({ found: true, _routing: 'r1' });
+    expect((await t.json('GET', '/books/_doc/2?routing=r2')).body).toMatchObject({ found: true, _routing: 'r2' });
+  });
+});
+
+describe('failing items', () => {
+  it('set errors: true and carry an error, while the other items still apply', async () => {
+    await t.bulk('/books/_bulk', [{ index: { _id: '1' } }, { title: 'Dune' }]);
+    const uuid = t.engine.resolve('books')[0].uuid;
+    const res = await t.bulk('/books/_bulk', [
+      { create: { _id: '1' } }, { title: 'again' },
+      { index: { _id: '2' } }, { title: 'Emma' },
+      { index: { _id: '3' } }, { pages: 'many' },
+      { update: { _id: '404' } }, { doc: { title: 'none' } },
+      { index: { _index: 'Bad', _id: '1' } }, { a: 1 },
+      { delete: { _id: '1' } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBe(true);
+    const [conflict, ok, mapping, missing, badName, deleted] = res.body.items;
+    expect(conflict.create).toMatchObject({ _index: 'books', _id: '1', status: 409 });
+    expect(conflict.create.error).toMatchObject({
+      type: 'version_conflict_engine_exception', reason: '[1]: version conflict, document already exists (current version [1])', index_uuid: uuid, index: 'books',
+    });
+    expect(ok.index).toMatchObject({ status: 201, result: 'created' });
+    expect(mapping.index).toMatchObject({ _id: '3', status: 400, error: { type: 'mapper_parsing_exception' } });
+    expect(missing.update).toMatchObject({ _id: '404', status: 404, error: { type: 'document_missing_exception', reason: '[404]: document missing', index: 'books' } });
+    expect(badName.index).toMatchObject({ _index: 'Bad', status: 400, error: { type: 'invalid_index_name_exception' } });
+    expect(deleted.delete).toMatchObject({ status: 200, result: 'deleted' });
+    expect(await source('books', '2')).toEqual({ title: 'Emma' });
+    expect((await t.json('GET', '/books/_doc/1')).status).toBe(404);
+    expect((await t.json('GET', '/books/_doc/3')).status).toBe(404);
+  });
+
+  it('a delete of a missing document is a 404 item but not an error', async () => {
+    const res = await t.bulk('/books/_bulk', [{ delete: { _id: 'nope' } }]);
+    expect(res.body.errors).toBe(false);
+    expect(res.body.items[0].delete).toMatchObject({ status: 404, result: 'not_found' });
+  });
+});
+
+describe('malformed requests fail whole, writing nothing', () => {
+  const raw = (body: string, path = '/books/_bulk') => t.json('POST', path, body, { 'content-type': 'application/x-ndjson' });
+
+  it('refuses NDJSON without a trailing newline', async () => {
+    const res = await raw('{"index":{"_id":"1"}}\n{"a":1}');
+    expectError(res, 400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
+    expectEsHeaders(res);
+    expect(t.engine.resolve('books')[0].docCount).toBe(0);
+  });
+
+  it('refuses an empty bulk', async () => {
+    expectError(await raw(''), 400, 'action_request_validation_exception', 'Validation Failed: 1: no requests added;');
+  });
+
+  it('refuses an action without an index', async () => {
+    expectError(await raw('{"index":{"_id":"1"}}\n{"a":1}\n', '/_bulk'), 400, 'action_request_validation_exception', 'Validation Failed: 1: index is missing;');
+  });
+
+  it('refuses a malformed JSON line with a parse error naming its line', async () => {
+    const res = await raw('{"index":{"_id":"1"}}\n{"a":1}\n{"index":{"_id":"2"}}\n{"a": nope}\n');
+    expectError(res, 400, 'x_content_parse_exception', /^\[4:7\] /);
+    expect(res.body.error.caused_by.type).toBe('json_parse_exception');
+    expect(t.engine.resolve('books')[0].docCount).toBe(0);
+  });
+
+  it('refuses a source line that is not an object', async () => {
+    expect((await raw('{"index":{"_id":"1"}}\n[1]\n')).status).toBe(400);
+    expect((await raw('{"index":{"_id":"1"}}\n')).status).toBe(400);
+  });
+
+  // ES BulkRequestParser.parseActionLine words these as below. BUG: parseBulk (src/http/routes/bulk.ts) has its
+  // own wording ("expected one of [create, delete, index, update] but found […]") and accepts unknown
+  // metadata parameters; the status and type are right for all but the last line, which is taken.
+  const actionLines: [string, string][] = [
+    ['{"upsert":{"_id":"1"}}', 'Malformed action/metadata line [1], expected field [create], [delete], [index] or [update] but found [upsert]'],
+    ['[1]', 'Malformed action/metadata line [1], expected START_OBJECT but found [START_ARRAY]'],
+    ['{}', 'Malformed action/metadata line [1], expected FIELD_NAME but found [END_OBJECT]'],
+    ['{"index":1}', 'Malformed action/metadata line [1], expected START_OBJECT or END_OBJECT but found [VALUE_NUMBER]'],
+    ['{"index":{},"extra":1}', 'Malformed action/metadata line [1], expected END_OBJECT but found [FIELD_NAME]'],
+    ['{"index":{"_id":"1","colour":"red"}}', 'Action/metadata line [1] contains an unknown parameter [colour]'],
+  ];
+  for (const [line, reason] of actionLines) {
+    it.fails(`refuses the action line ${line} with ES's reason`, async () => {
+      expectError(await raw(`${line}\n{"a":1}\n`), 400, 'illegal_argument_exception', reason);
+      expect(t.engine.resolve('books')[0].docCount).toBe(0);
+    });
+  }
+  it.each(actionLines.slice(0, -1))('refuses the action line %s with a 400 illegal_argument_exception', async (line) => {
+    expectError(await raw(`${line}\n{"a":1}\n`), 400, 'illegal_argument_exception', /^Malformed action\/metadata line \[1\]/);
+  });
+});
