@@ -46,20 +46,23 @@ export function indexNotFound(index: string, resourceType = 'index_or_alias'): E
 
 /**
  * A failure every shard of the search hit (e.g. the result window check, which ES runs per shard):
- * ES answers `search_phase_execution_exception` "all shards failed" with the shard error as cause.
+ * ES answers `search_phase_execution_exception` "all shards failed", listing each failing index's
+ * failure once (identical shard failures are grouped), with the first as the cause.
  */
-export function allShardsFailed(cause: EsError, index: string): EsError {
+export function allShardsFailed(failures: readonly { index: string; error: EsError }[]): EsError {
+  const [first] = failures;
   return new EsError(
-    cause.status,
+    first.error.status,
     'search_phase_execution_exception',
     'all shards failed',
-    {
-      phase: 'query',
-      grouped: true,
-      failed_shards: [{ shard: 0, index, node: NODE_ID, reason: { type: cause.type, reason: cause.reason } }],
-    },
-    cause,
+    { phase: 'query', grouped: true, failed_shards: failures.map(({ index, error }) => shardFailure(index, error)) },
+    first.error,
   );
+}
+
+/** One entry of `failed_shards` / `_shards.failures`: ES names the first shard of a group. */
+export function shardFailure(index: string, error: EsError, shard = 0) {
+  return { shard, index, node: NODE_ID, reason: { type: error.type, reason: error.reason } };
 }
 
 /** This node's id, as shard failures name it. */

@@ -94,7 +94,7 @@ export class Mappings {
       if (Array.isArray(value)) return value.forEach((v) => visit(path, v));
       const field = this.fields.get(path) ?? added.get(path);
       if (isObject(value)) {
-        if (field) throw mapperParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
+        if (field) throw documentParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
         for (const [key, child] of Object.entries(value)) visit(path ? `${path}.${key}` : key, child);
         return;
       }
@@ -110,7 +110,7 @@ export class Mappings {
   #addValue(values: DocValues, path: string, field: FieldMapping, value: unknown, id: string): void {
     const parsed = parseValue(field, value);
     if (parsed === undefined) {
-      throw mapperParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
+      throw documentParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
     }
     if (parsed !== null) push(values, path, parsed);
     for (const [name, sub] of Object.entries(field.fields ?? {})) {
@@ -255,6 +255,8 @@ function preview(value: unknown): string {
 }
 
 const mapperParsing = (reason: string) => badRequest('mapper_parsing_exception', reason);
+/** ES 8.8+ reports a document whose values do not fit the mappings as `document_parsing_exception`. */
+const documentParsing = (reason: string) => badRequest('document_parsing_exception', reason);
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -98,7 +98,7 @@ export class SearchIndex {
       });
     }
     const { values, added } = this.mappings.extract(source, id);
-    const { location, replaced } = shard.put(id, values, (existing?.version ?? 0) + 1, routing);
+    const { location, replaced } = shard.put(id, values, shard.lastVersion(id) + 1, routing);
     const writes: DocWrite[] = [];
     if (replaced) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: replaced.seq });
     const doc: StoredDoc = { id, version: location.version, source, ...(routing !== undefined && { routing }) };
@@ -111,8 +111,9 @@ export class SearchIndex {
     const shard = this.shardOf(id, routing);
     const removed = shard.remove(id);
     if (!removed) {
-      return { result: this.#result(id, { seq: -2, version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
+      return { result: this.#result(id, { seq: shard.takeSeq(), version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
     }
+    shard.tombstone(id, removed.version + 1);
     const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: removed.seq }];
     const result = this.#result(id, { ...removed, seq: shard.takeSeq(), version: removed.version + 1 }, 'deleted', 200);
     return { result, writes, shard: shard.number };

@@ -34,6 +34,9 @@ export interface DocLocation {
   local: number;
 }
 
+/** How long a deleted id's version is remembered, so a new write continues it (ES's `index.gc_deletes`). */
+const TOMBSTONE_MS = 60_000;
+
 /** More segments than this and refresh merges the adjacent pair holding the fewest live documents. */
 const MAX_SEGMENTS = 8;
 
@@ -47,6 +50,7 @@ export class Shard {
   #buffer = new Map<number, SegmentDoc>();
   #pendingDeletes = new Map<Segment, number[]>();
   #ids = new Map<string, DocLocation>();
+  #tombstones = new Map<string, { version: number; at: number }>();
   #nextSeq = 0;
 
   constructor(
@@ -70,6 +74,16 @@ export class Shard {
     return this.#nextSeq++;
   }
 
+  /** The version a new write of `id` follows: the live document's, or a recent delete's, else 0. */
+  lastVersion(id: string): number {
+    return this.#ids.get(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;
+  }
+
+  /** Remembers a delete's version for a while, as ES does. */
+  tombstone(id: string, version: number): void {
+    this.#tombstones.set(id, { version, at: Date.now() });
+  }
+
   locate(id: string): DocLocation | undefined {
     return this.#ids.get(id);
   }
@@ -81,6 +95,7 @@ export class Shard {
    */
   put(id: string, values: DocValues, version: number, routing?: string, seq = this.#nextSeq): { location: DocLocation; replaced?: DocLocation } {
     const replaced = this.remove(id);
+    this.#tombstones.delete(id);
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
     this.#buffer.set(seq, { id, seq, values });
     const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
@@ -105,6 +120,8 @@ export class Shard {
 
   /** Makes every write so far visible to searches. */
   refresh(): void {
+    const now = Date.now();
+    for (const [id, { at }] of this.#tombstones) if (now - at > TOMBSTONE_MS) this.#tombstones.delete(id);
     if (!this.dirty) return;
     this.retired.clear();
     let segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));

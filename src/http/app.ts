@@ -46,7 +46,17 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   app.route('/', documentRoutes(engine));
   app.route('/', indexRoutes(engine));
 
-  app.notFound((c) => sendError(c, badRequest('illegal_argument_exception', `no handler found for uri [${new URL(c.req.url).pathname}] and method [${c.req.method}]`)));
+  const routes = app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, pattern: routePattern(r.path) }));
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      const reason = `Incorrect HTTP method for uri [${path}] and method [${c.req.method}], allowed: [${allowed.sort().join(', ')}]`;
+      return sendError(c, new EsError(405, 'method_not_allowed_exception', reason));
+    }
+    return sendError(c, badRequest('illegal_argument_exception', `no handler found for uri [${path}] and method [${c.req.method}]`));
+  });
   app.onError((error, c) => {
     const es = toEsError(error);
     if (es.status >= 500) console.error(error);
@@ -55,4 +65,10 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
     return res;
   });
   return app;
+}
+
+/** A route path such as `/:index/_doc/:id` as a regular expression over request paths. */
+function routePattern(path: string): RegExp {
+  const body = path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\*]/g, '\\$&'))).join('/');
+  return new RegExp(`^${body || '/'}$`);
 }

@@ -41,9 +41,14 @@ export function bodyKind(contentType: string | undefined): BodyKind | undefined 
   return kind;
 }
 
-/** ES's answer to a body whose media type it cannot read; the cause names the offending value. */
+/**
+ * ES's answer to a body whose media type it cannot read; the cause names the offending value. A
+ * vendored type asking for a REST version ES does not speak is a bad request (400); any other type
+ * is not acceptable (406).
+ */
 export function unsupportedMediaType(contentType: string | undefined): EsError {
   const detail = contentType === undefined ? 'Content-Type header is missing' : `Content-Type header [${contentType}] is not supported`;
-  const cause = new EsError(406, 'illegal_argument_exception', detail);
-  return new EsError(406, 'media_type_header_exception', 'Invalid media-type value on headers [Content-Type]', {}, cause);
+  const status = contentType?.toLowerCase().includes('vnd.elasticsearch') ? 400 : 406;
+  const cause = new EsError(status, 'illegal_argument_exception', detail);
+  return new EsError(status, 'media_type_header_exception', 'Invalid media-type value on headers [Content-Type]', {}, cause);
 }

@@ -31,10 +31,7 @@ describe('indexing', () => {
     expect((await t.json('GET', '/books/_doc/1')).body).toMatchObject({ _version: 3, _source: { title: 'Children of Dune' } });
   });
 
-  // BUG: ES keeps a delete's version as a tombstone (index.gc_deletes, 60 s), so indexing the id again
-  // continues from it (INTERNAL versioning: current + 1); SearchIndex.index (src/engine/search-index.ts)
-  // restarts at 1 because Shard.remove forgets the id.
-  it.fails('continues the version of a just-deleted id, as ES tombstones do', async () => {
+  it('continues the version of a just-deleted id, as ES tombstones do', async () => {
     await t.json('PUT', '/books/_doc/1', { n: 1 });
     expect((await t.json('DELETE', '/books/_doc/1')).body._version).toBe(2);
     const again = await t.json('PUT', '/books/_doc/1', { n: 2 });
@@ -79,7 +76,7 @@ describe('indexing', () => {
     expect(t.engine.indices()).toHaveLength(0);
   });
 
-  it('refuses values that do not fit the mapping with 400 mapper_parsing_exception, storing nothing', async () => {
+  it('refuses values that do not fit the mapping with 400 document_parsing_exception, storing nothing', async () => {
     await t.createIndex('books', undefined, { properties: { pages: { type: 'integer' }, published: { type: 'date' }, ok: { type: 'boolean' } } });
     const cases: [Record<string, unknown>, string | RegExp][] = [
       [{ pages: 'many' }, "failed to parse field [pages] of type [integer] in document with id '1'. Preview of field's value: 'many'"],
@@ -88,10 +85,10 @@ describe('indexing', () => {
       [{ ok: 'yes' }, "failed to parse field [ok] of type [boolean] in document with id '1'. Preview of field's value: 'yes'"],
       [{ pages: { n: 1 } }, /^failed to parse field \[pages\] of type \[integer\]/],
     ];
-    for (const [source, reason] of cases) expectError(await t.json('PUT', '/books/_doc/1', source), 400, 'mapper_parsing_exception', reason);
+    for (const [source, reason] of cases) expectError(await t.json('PUT', '/books/_doc/1', source), 400, 'document_parsing_exception', reason);
     // A dynamically mapped field takes its type from the first value.
     expect((await t.json('PUT', '/books/_doc/2', { year: 1965 })).status).toBe(201);
-    expectError(await t.json('PUT', '/books/_doc/3', { year: 'sixties' }), 400, 'mapper_parsing_exception', /field \[year\] of type \[long\]/);
+    expectError(await t.json('PUT', '/books/_doc/3', { year: 'sixties' }), 400, 'document_parsing_exception', /field \[year\] of type \[long\]/);
     expect((await t.json('GET', '/books/_doc/1')).status).toBe(404);
     expect((await t.json('GET', '/books/_doc/3')).status).toBe(404);
   });

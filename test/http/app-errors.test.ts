@@ -67,10 +67,8 @@ describe('media types', () => {
     expect(res.body).toMatchObject({ error: { root_cause: [expect.any(Object)], type: expect.any(String), reason: expect.any(String) }, status: 406 });
   });
 
-  // BUG: ES answers an unsupported compatible-with version with 400 media_type_header_exception
-  // (RestCompatibleVersionHelper throws BAD_REQUEST; clients report "BadRequestError(400, 'media_type_header_exception', …)").
-  // unsupportedMediaType in src/http/media-type.ts gives every refused media type status 406.
-  it.fails('refuses an unsupported compatible-with version with 400 media_type_header_exception', async () => {
+  // ES (RestCompatibleVersionHelper) answers an unsupported compatible-with version with BAD_REQUEST.
+  it('refuses an unsupported compatible-with version with 400 media_type_header_exception', async () => {
     const res = await t.json('POST', '/books/_search', { size: 1 }, { 'content-type': 'application/vnd.elasticsearch+json; compatible-with=6' });
     expectError(res, 400, 'media_type_header_exception', 'Invalid media-type value on headers [Content-Type]');
   });
@@ -139,12 +137,11 @@ describe('unknown routes', () => {
     expectError(res, 400, 'illegal_argument_exception', 'no handler found for uri [/a/b/c/d/e] and method [GET]');
   });
 
-  // BUG: ES answers a known path with a method it lacks with 405 "Incorrect HTTP method for uri [/books] and
-  // method [PATCH], allowed: [DELETE, GET, HEAD, PUT]" (RestController.handleUnsupportedHttpMethod); createApp's
-  // notFound handler (src/http/app.ts) answers 400 "no handler found" for every unmatched method.
-  it.fails('answers a known path with an unsupported method with 405', async () => {
+  // ES (RestController.handleUnsupportedHttpMethod) answers a known path with a method it lacks with 405.
+  it('answers a known path with an unsupported method with 405', async () => {
     const res = await t.json('PATCH', '/books');
     expect(res.status).toBe(405);
+    expect(res.body.error.reason).toBe('Incorrect HTTP method for uri [/books] and method [PATCH], allowed: [DELETE, GET, HEAD, PUT]');
     expectEsHeaders(res);
   });
 });

@@ -86,9 +86,7 @@ describe('sorting', () => {
     expect(ids(res)).toEqual([...expected('small').filter((id) => missing.includes(id)), ...expected('small', [[n, 'desc']]).slice(0, 30 - missing.length)]);
   });
 
-  // BUG: ES puts the value that stood in for a missing one in the hit's sort array (the comparator's
-  // missing value); SortPlan.values in src/engine/search/sort-plan.ts answers null.
-  it.fails('shows a custom missing value in the sort array', async () => {
+  it('shows a custom missing value in the sort array', async () => {
     const res = await search('/small/_search', { size: 30, sort: [{ n: { order: 'asc', missing: 0 } }] });
     const missing = res.body.hits.hits.filter((h: Json) => corpus.doc('small', h._id).source.n === undefined);
     expect(missing.length).toBeGreaterThan(0);
@@ -121,9 +119,7 @@ describe('sorting', () => {
     expectShardFailure(await search('/small/_search?sort=title'), 'illegal_argument_exception', /Text fields are not optimised for operations that require per-document field data/);
   });
 
-  // BUG: ES 8+ (TextFieldMapper.TextFieldType.fielddataBuilder) starts the reason with "Fielddata is disabled on
-  // [field] in [index]. "; fieldFamily in src/engine/search/sort-plan.ts has only ES 7's sentence.
-  it.fails("refuses a text field with ES 8's reason", async () => {
+  it("refuses a text field with ES 8's reason", async () => {
     const reason = 'Fielddata is disabled on [title] in [small]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [title] in order to load field data by uninverting the inverted index. Note that this can use significant memory.';
     expectShardFailure(await search('/small/_search?sort=title'), 'illegal_argument_exception', reason);
   });
@@ -177,15 +173,11 @@ describe('result window', () => {
     expect(res.body.hits).toMatchObject({ total: { value: 2, relation: 'eq' }, hits: [] });
   });
 
-  // BUG: ES groups identical shard failures by index and cause (ExceptionsHelper.groupBy) in `_shards.failures`
-  // (RestActions.buildBroadcastShardsHeader); shardFailures in src/engine/search/search.ts lists every shard.
-  it.fails('lists identical failures of one index once in _shards.failures', async () => {
+  it('lists identical failures of one index once in _shards.failures', async () => {
     expect((await search('/small,wide/_search?from=15000&size=5')).body._shards.failures).toHaveLength(1);
   });
 
-  // BUG: SearchPhaseExecutionException lists one grouped failure per index; allShardsFailed
-  // (src/engine/errors.ts) is given only the first failing index's error (search() in src/engine/search/search.ts).
-  it.fails('lists one failed_shards entry per failing index when all shards fail', async () => {
+  it('lists one failed_shards entry per failing index when all shards fail', async () => {
     const res = await search('/big,small/_search?from=10000');
     expect(res.body.error.failed_shards.map((f: Json) => f.index)).toEqual(['big', 'small']);
   });

@@ -33,7 +33,7 @@ describe('errorBody', () => {
 
   it('gives a search phase failure its shard error as root cause and caused_by', () => {
     const shard = illegalArgument('Result window is too large');
-    const body = errorBody(allShardsFailed(shard, 'test_1'));
+    const body = errorBody(allShardsFailed([{ index: 'test_1', error: shard }]));
     expect(body.status).toBe(400);
     expect(body.error.root_cause).toEqual([{ type: 'illegal_argument_exception', reason: 'Result window is too large' }]);
     expect(body.error).toMatchObject({ type: 'search_phase_execution_exception', reason: 'all shards failed', phase: 'query', grouped: true });

@@ -5,7 +5,7 @@
  * of the event loop, so no write can tear a page.
  */
 import type { StoredDoc } from '../../store/doc-store.ts';
-import { allShardsFailed, illegalArgument, NODE_ID, type EsError } from '../errors.ts';
+import { allShardsFailed, illegalArgument, shardFailure, type EsError } from '../errors.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import { mergePage, unsortedPage, type Candidates, type PageEntry } from './coordinator.ts';
 import { topLive } from './query-phase.ts';
@@ -40,8 +40,7 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
   const shardTotal = targets.reduce((n, t) => n + t.shards.length, 0);
   const failedTargets = targets.filter((_, t) => failures[t]);
   if (failedTargets.length === targets.length && targets.length > 0) {
-    const t = failures.findIndex((f) => f);
-    throw allShardsFailed(failures[t]!, targets[t].index.name);
+    throw allShardsFailed(targets.map((target, t) => ({ index: target.index.name, error: failures[t]! })));
   }
 
   const segments: Omit<PageEntry, 'local'>[] = [];
@@ -116,10 +115,10 @@ function totalField(total: number, request: SearchRequest): Pick<SearchResponse[
   return { total: { value: track, relation: 'gte' } };
 }
 
+/** ES groups identical shard failures: one entry per failing index. */
 function shardFailures(targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): unknown[] {
   return targets.flatMap((target, t) => {
     const failure = failures[t];
-    if (!failure) return [];
-    return target.shards.map((s) => ({ shard: s.shard, index: target.index.name, node: NODE_ID, reason: { type: failure.type, reason: failure.reason } }));
+    return failure ? [shardFailure(target.index.name, failure, target.shards[0]?.shard ?? 0)] : [];
   });
 }

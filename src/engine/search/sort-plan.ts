@@ -65,13 +65,19 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
         if (clause.kind === 'doc') return live.base + local;
         const mode = clause.mode ?? (clause.order === 'asc' ? 'min' : 'max');
         const column = live.segment.columns.get(clause.field);
-        if (!column) return null;
-        if (column.kind === 'keyword') {
+        let value: number | string | null = null;
+        if (column?.kind === 'keyword') {
           const ord = (mode === 'max' && column.max ? column.max : column.min)[local];
-          return ord < 0 ? null : column.terms[ord];
+          if (ord >= 0) value = column.terms[ord];
+        } else if (column) {
+          const number = pick(column, mode)[local];
+          if (!Number.isNaN(number)) value = number;
         }
-        const value = pick(column, mode)[local];
-        return Number.isNaN(value) ? null : value;
+        // ES shows the value that stood in for a missing one.
+        if (value === null && clause.missing !== '_last' && clause.missing !== '_first') {
+          value = families[fieldClauses.indexOf(clause)] === 'keyword' ? String(clause.missing) : Number(clause.missing);
+        }
+        return value;
       }),
   };
 }
@@ -90,7 +96,7 @@ function fieldFamily(clause: FieldClause, targets: readonly IndexSnapshot[], fai
     }
     if (here === 'none') {
       failures[t] ??= illegalArgument(
-        `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${clause.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+        `Fielddata is disabled on [${clause.field}] in [${target.index.name}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${clause.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
       );
       return;
     }

@@ -9,6 +9,7 @@ import { isObject } from '../../engine/mapping.ts';
 import { errorBody } from '../error-response.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { send } from '../respond.ts';
+import { notSupported, tokenName } from '../request-values.ts';
 import { refreshPolicy } from '../write-params.ts';
 
 const ACTIONS = ['create', 'delete', 'index', 'update'] as const;
@@ -42,13 +43,7 @@ export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRoutin
   const ops: WriteOp[] = [];
   const problems: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const action = isObject(line) ? Object.keys(line)[0] : undefined;
-    if (!isObject(line) || Object.keys(line).length !== 1 || !ACTIONS.includes(action as Action)) {
-      throw illegalArgument(`Malformed action/metadata line [${i + 1}], expected one of [${ACTIONS.join(', ')}] but found [${action ?? typeof line}]`);
-    }
-    const meta = line[action!];
-    if (!isObject(meta)) throw illegalArgument(`Malformed action/metadata line [${i + 1}], expected START_OBJECT but found [${typeof meta}]`);
+    const { action, meta } = actionLine(lines[i], i + 1);
     const index = typeof meta._index === 'string' ? meta._index : defaultIndex;
     const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
     const routing = typeof meta.routing === 'string' ? meta.routing : defaultRouting;
@@ -78,4 +73,26 @@ export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRoutin
   }
   if (ops.length === 0) throw badRequest('action_request_validation_exception', 'Validation Failed: 1: no requests added;');
   return ops;
+}
+
+/** Metadata keys ES takes that deeppage does not act on yet: refused rather than ignored. */
+const UNSUPPORTED_META = ['version', 'version_type', 'if_seq_no', 'if_primary_term', 'pipeline', 'require_alias', 'require_data_stream', 'retry_on_conflict', 'dynamic_templates', 'list_executed_pipelines', '_source', 'op_type'];
+
+/** An action line `{action: {metadata}}`, refused with the reasons of ES's bulk parser. */
+function actionLine(line: unknown, number: number): { action: Action; meta: Record<string, unknown> } {
+  const malformed = (what: string) => illegalArgument(`Malformed action/metadata line [${number}], ${what}`);
+  if (!isObject(line)) throw malformed(`expected START_OBJECT but found [${tokenName(line)}]`);
+  const keys = Object.keys(line);
+  if (keys.length === 0) throw malformed('expected FIELD_NAME but found [END_OBJECT]');
+  const action = keys[0] as Action;
+  if (!ACTIONS.includes(action)) throw malformed(`expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
+  const meta = line[action];
+  if (!isObject(meta)) throw malformed(`expected START_OBJECT or END_OBJECT but found [${tokenName(meta)}]`);
+  if (keys.length > 1) throw malformed('expected END_OBJECT but found [FIELD_NAME]');
+  for (const key of Object.keys(meta)) {
+    if (key === '_index' || key === '_id' || key === 'routing') continue;
+    if (UNSUPPORTED_META.includes(key)) throw notSupported(`[${key}] in a bulk action`);
+    throw illegalArgument(`Action/metadata line [${number}] contains an unknown parameter [${key}]`);
+  }
+  return { action, meta };
 }
