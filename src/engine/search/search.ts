@@ -57,9 +57,10 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
   if (size === 0) page = [];
   else if (!plan.keyed) page = unsortedPage(segments, from, size);
   else {
+    const sortId = JSON.stringify(request.sort);
     const runs: Candidates[] = segments.map((s) => {
       const keys = plan.keys(s.target, s.live);
-      return { ...s, keys, locals: topLive(keys, s.live, from + size) };
+      return { ...s, keys, locals: topLive(keys, s.live, from + size, sortId) };
     });
     page = mergePage(runs, from, size);
   }
