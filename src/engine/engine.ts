@@ -42,7 +42,8 @@ export class Engine {
       let done = 0;
       progress?.(meta.name, 0, total);
       for (const { shard, seq, doc } of store.scan(meta.uuid)) {
-        index.restore(shard, seq, doc);
+        const problem = index.restore(shard, seq, doc);
+        if (problem) console.error(`deeppage: [${meta.name}][${doc.id}] restored without sort values: ${problem.reason}`);
         if (++done % 10_000 === 0) progress?.(meta.name, done, total);
       }
       progress?.(meta.name, done, total);
@@ -98,6 +99,8 @@ export class Engine {
       index.close();
       this.#indices.delete(index.name);
     }
+    // Writes still committing would otherwise land after the delete and bring the index back.
+    await Promise.allSettled([...this.#inflight]);
     await Promise.all(targets.map((index) => this.store.deleteIndex(index.meta())));
   }
 
@@ -111,7 +114,8 @@ export class Engine {
     const touched = new Map<SearchIndex, Set<number>>();
     const items = ops.map((op): WriteItem | EsError => {
       try {
-        const index = this.#indices.get(op.index) ?? this.#autoCreate(op.index, metas);
+        // A delete never creates its index (ES skips deletes when auto-creating).
+        const index = this.#indices.get(op.index) ?? (op.action === 'delete' ? this.resolveOne(op.index) : this.#autoCreate(op.index, metas));
         const applied = this.#apply(index, op);
         if (applied.metaChanged) metas.set(index.name, index.meta());
         for (const write of applied.writes) this.#track(index, write);
@@ -136,7 +140,7 @@ export class Engine {
       for (const [index, shards] of touched) index.refresh(shards);
       for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
     } else if (refresh === 'wait_for') {
-      await Promise.all([...touched.keys()].map((index) => index.waitForRefresh()));
+      await Promise.all([...touched].map(([index, shards]) => index.waitForRefresh(shards)));
     }
     return items;
   }

@@ -35,6 +35,8 @@ const INTEGER_RANGES: Partial<Record<FieldType, [number, number]>> = {
   unsigned_long: [0, Number.MAX_VALUE],
 };
 const WHOLE_TYPES = new Set<FieldType>(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+/** ES's `index.mapping.depth.limit`: how deep objects (and here arrays) may nest in a document. */
+const MAX_DEPTH = 20;
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A document's indexed values: one entry per leaf field path (subfields included). */
@@ -42,6 +44,8 @@ export type DocValues = Map<string, (number | string)[]>;
 
 export class Mappings {
   readonly fields = new Map<string, FieldMapping>();
+  /** Paths that are objects: every parent of a field (a leaf's subfields aside). */
+  readonly #objects = new Set<string>();
   dynamic: Dynamic = 'true';
 
   /** Parses a `mappings` body (`{dynamic?, properties: {...}}`), rejecting unknown types. */
@@ -64,13 +68,14 @@ export class Mappings {
 
   /** The JSON form, nested under `properties` as ES renders it. */
   toJSON(): Record<string, unknown> {
-    const properties: Record<string, unknown> = {};
+    // Prototype-free objects, so that fields named like Object's members (`toString`) are plain keys.
+    const properties: Record<string, unknown> = Object.create(null);
     for (const [path, field] of this.fields) {
       if (isSubfield(this.fields, path)) continue;
       const parts = path.split('.');
       let node = properties;
       for (const part of parts.slice(0, -1)) {
-        const child = (node[part] ??= { properties: {} }) as { properties: Record<string, unknown> };
+        const child = (node[part] ??= { properties: Object.create(null) }) as { properties: Record<string, unknown> };
         node = child.properties;
       }
       node[parts[parts.length - 1]] = renderField(field);
@@ -89,22 +94,42 @@ export class Mappings {
   extract(source: Record<string, unknown>, id: string): { values: DocValues; added: boolean } {
     const values: DocValues = new Map();
     const added = new Map<string, FieldMapping>();
-    const visit = (path: string, value: unknown): void => {
+    const addedObjects = new Set<string>();
+    const visit = (path: string, value: unknown, depth: number): void => {
       if (value === null || value === undefined) return;
-      if (Array.isArray(value)) return value.forEach((v) => visit(path, v));
+      if (depth > MAX_DEPTH) throw documentParsing(`Limit of mapping depth [${MAX_DEPTH}] has been exceeded due to object field [${path}]`);
+      if (Array.isArray(value)) return value.forEach((v) => visit(path, v, depth + 1));
       const field = this.fields.get(path) ?? added.get(path);
       if (isObject(value)) {
         if (field) throw documentParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
-        for (const [key, child] of Object.entries(value)) visit(path ? `${path}.${key}` : key, child);
+        for (const [key, child] of Object.entries(value)) visit(path ? `${path}.${key}` : key, child, depth + 1);
         return;
       }
-      const mapping = field ?? this.#dynamicField(path, value, added);
+      if (this.#objects.has(path) || addedObjects.has(path)) {
+        throw documentParsing(`object mapping for [${path}] tried to parse field [${path}] as object, but found a concrete value`);
+      }
+      let mapping = field;
+      if (!mapping) {
+        this.#checkParents(path, (p) => this.fields.get(p) ?? added.get(p), documentParsing);
+        mapping = this.#dynamicField(path, value, added);
+        if (mapping) for (const parent of parents(path)) addedObjects.add(parent);
+      }
       if (!mapping) return;
       this.#addValue(values, path, mapping, value, id);
     };
-    for (const [key, value] of Object.entries(source)) visit(key, value);
+    for (const [key, value] of Object.entries(source)) visit(key, value, 1);
     for (const [path, field] of added) this.#define(path, field);
     return { values, added: added.size > 0 };
+  }
+
+  /** A field under `path` needs every parent to be an object, not a leaf (a leaf's own subfields aside). */
+  #checkParents(path: string, leafAt: (path: string) => FieldMapping | undefined, error: (reason: string) => EsError): void {
+    for (const parent of parents(path)) {
+      const leaf = leafAt(parent);
+      if (leaf && leaf.fields?.[path.slice(parent.length + 1)] === undefined) {
+        throw error(`Could not dynamically add mapping for field [${path}]. Existing mapping for [${parent}] must be of type object but found [${leaf.type}].`);
+      }
+    }
   }
 
   #addValue(values: DocValues, path: string, field: FieldMapping, value: unknown, id: string): void {
@@ -145,6 +170,9 @@ export class Mappings {
   }
 
   #define(path: string, field: FieldMapping): void {
+    if (this.#objects.has(path)) throw mapperParsing(`Failed to parse mapping: field [${path}] is defined both as an object and as a field`);
+    this.#checkParents(path, (p) => this.fields.get(p), mapperParsing);
+    for (const parent of parents(path)) this.#objects.add(parent);
     this.fields.set(path, field);
     for (const [name, sub] of Object.entries(field.fields ?? {})) this.fields.set(`${path}.${name}`, sub);
   }
@@ -241,6 +269,13 @@ function parseDynamic(value: unknown): Dynamic {
   const text = String(value);
   if (text === 'true' || text === 'false' || text === 'strict') return text;
   throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
+}
+
+/** The proper parents of a dotted path: `a.b.c` → `a`, `a.b`. */
+function parents(path: string): string[] {
+  const out: string[] = [];
+  for (let dot = path.indexOf('.'); dot > 0; dot = path.indexOf('.', dot + 1)) out.push(path.slice(0, dot));
+  return out;
 }
 
 function push(values: DocValues, path: string, value: number | string): void {

@@ -41,7 +41,8 @@ export class SearchIndex {
   readonly shards: Shard[];
   #snapshot: IndexSnapshot;
   #timer: NodeJS.Timeout | undefined;
-  #refreshWaiters: (() => void)[] = [];
+  /** `refresh=wait_for` writers: the shards each still waits for. */
+  #refreshWaiters: { shards: Set<number>; resolve: () => void }[] = [];
 
   constructor(
     readonly name: string,
@@ -126,31 +127,49 @@ export class SearchIndex {
     return location && { shard, location };
   }
 
-  /** Replays a stored document on start-up, keeping its sequence number and version. */
-  restore(shard: number, seq: number, doc: StoredDoc): void {
-    const values: DocValues = this.mappings.extract(doc.source, doc.id).values;
+  /**
+   * Replays a stored document on start-up, keeping its sequence number and version. A stored
+   * document is never refused here: if its values no longer fit the mappings, it is kept (and can be
+   * fetched) without sort values, and the reason is returned.
+   */
+  restore(shard: number, seq: number, doc: StoredDoc): EsError | undefined {
+    let values: DocValues = new Map();
+    let problem: EsError | undefined;
+    try {
+      values = this.mappings.extract(doc.source, doc.id).values;
+    } catch (e) {
+      if (!(e instanceof EsError)) throw e;
+      problem = e;
+    }
     this.shards[shard].put(doc.id, values, doc.version, doc.routing, seq);
+    return problem;
   }
 
   /** Makes all writes so far visible to searches (the given shards only, if any). */
   refresh(shards: Iterable<number> = this.shards.keys()): void {
     let changed = false;
-    for (const n of shards) {
+    const refreshed = [...shards];
+    for (const n of refreshed) {
       if (!this.shards[n].dirty) continue;
       this.shards[n].refresh();
       changed = true;
     }
     if (changed) this.#snapshot = this.#takeSnapshot();
-    for (const resolve of this.#refreshWaiters.splice(0)) resolve();
+    this.#refreshWaiters = this.#refreshWaiters.filter((waiter) => {
+      for (const n of refreshed) waiter.shards.delete(n);
+      if (waiter.shards.size > 0) return true;
+      waiter.resolve();
+      return false;
+    });
   }
 
-  /** Resolves after the next refresh (ES's `refresh=wait_for`); refreshes now if none is scheduled. */
-  waitForRefresh(): Promise<void> {
+  /** Resolves once the shards have refreshed (ES's `refresh=wait_for`); refreshes now if no refresh is scheduled. */
+  waitForRefresh(shards: Iterable<number>): Promise<void> {
     if (this.#timer === undefined) {
-      this.refresh();
+      this.refresh(shards);
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.#refreshWaiters.push(resolve));
+    return new Promise((resolve) => this.#refreshWaiters.push({ shards: new Set(shards), resolve }));
   }
 
   updateSettings(settings: IndexSettings): void {
@@ -161,14 +180,21 @@ export class SearchIndex {
   close(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    for (const resolve of this.#refreshWaiters.splice(0)) resolve();
+    for (const waiter of this.#refreshWaiters.splice(0)) waiter.resolve();
   }
 
   #schedule(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
     if (this.settings.refreshIntervalMs < 0) return;
-    this.#timer = setInterval(() => this.refresh(), this.settings.refreshIntervalMs);
+    this.#timer = setInterval(() => {
+      try {
+        this.refresh();
+      } catch (e) {
+        // A failed periodic refresh must not take the node down; the next tick retries.
+        console.error(`deeppage: refresh of [${this.name}] failed`, e);
+      }
+    }, this.settings.refreshIntervalMs);
     this.#timer.unref();
   }
 

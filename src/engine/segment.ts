@@ -90,9 +90,8 @@ function numberColumn(docs: readonly SegmentDoc[], field: string): NumberColumn 
   docs.forEach((doc, i) => {
     const values = doc.values.get(field) as number[] | undefined;
     if (!values) return;
-    min[i] = Math.min(...values);
-    max[i] = Math.max(...values);
-    multi ||= values.length > 1 && min[i] !== max[i];
+    [min[i], max[i]] = extremes(values);
+    multi ||= min[i] !== max[i];
   });
   return { kind: 'number', min, max: multi ? max : undefined };
 }
@@ -106,12 +105,20 @@ function keywordColumn(docs: readonly SegmentDoc[], field: string): KeywordColum
   docs.forEach((doc, i) => {
     const values = doc.values.get(field) as string[] | undefined;
     if (!values) return;
-    const ords = values.map((v) => ordinal.get(v)!);
-    min[i] = Math.min(...ords);
-    max[i] = Math.max(...ords);
+    [min[i], max[i]] = extremes(values.map((v) => ordinal.get(v)!));
     multi ||= min[i] !== max[i];
   });
   return { kind: 'keyword', terms, min, max: multi ? max : undefined };
+}
+
+/** Least and greatest of a non-empty list (a loop: spreading a long list into Math.min overflows the stack). */
+function extremes(values: readonly number[]): [number, number] {
+  let lo = values[0], hi = values[0];
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
 }
 
 function concatNumbers(parts: readonly { segment: Segment; locals: ArrayLike<number> }[], field: string, n: number): NumberColumn {

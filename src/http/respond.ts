@@ -9,14 +9,20 @@ import { errorBody } from './error-response.ts';
 import { filterPath } from './filter-path.ts';
 import { RESPONSE_CONTENT_TYPE } from './media-type.ts';
 
+/** A successful response, trimmed by `filter_path` if given. */
 export function send(c: Context, status: number, body: unknown): Response {
   const filter = c.req.query('filter_path');
-  if (filter !== undefined) body = filterPath(body, filter);
+  return write(c, status, filter === undefined ? body : filterPath(body, filter));
+}
+
+/** Errors are never filtered (ES turns `filter_path` off for them). */
+export function sendError(c: Context, error: EsError): Response {
+  return write(c, error.status, errorBody(error));
+}
+
+function write(c: Context, status: number, body: unknown): Response {
   const pretty = c.req.query('pretty') !== undefined;
   const text = JSON.stringify(body, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
   return c.body(text, status as ContentfulStatusCode, { 'Content-Type': RESPONSE_CONTENT_TYPE });
 }
 
-export function sendError(c: Context, error: EsError): Response {
-  return send(c, error.status, errorBody(error));
-}

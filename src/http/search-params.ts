@@ -115,11 +115,12 @@ function readParams(query: Params, given: Given): void {
   if (track !== undefined) given.trackTotalHits = trackTotalHits(track, () => intParam('track_total_hits', track));
 }
 
-function checkParamNames(query: Params, path: string): void {
+/** Refuses parameters the endpoint does not know (or deeppage does not support yet), in ES's words. */
+export function checkParamNames(query: Params, path: string, known: ReadonlySet<string> = KNOWN_PARAMS): void {
   const names = Object.keys(query).filter((name) => query[name] !== undefined);
   const unsupported = names.find((name) => UNSUPPORTED_PARAMS.has(name));
   if (unsupported !== undefined) throw notSupported(`[${unsupported}]`);
-  const unknown = names.filter((name) => !KNOWN_PARAMS.has(name)).sort();
+  const unknown = names.filter((name) => !known.has(name)).sort();
   if (unknown.length > 0) {
     const list = unknown.map((name) => `[${name}]`).join(', ');
     throw illegalArgument(`request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list}`);

@@ -1,7 +1,8 @@
 /**
  * The coordinator: merges every segment's sorted candidates into the requested page. Runs are laid
- * out target by target, shard by shard, segment by segment, so the merge kernel's tie-break (run,
- * then position) is Elasticsearch's: shard index, then the document's ordinal in its shard.
+ * out shard by shard (in the coordinator's shard order), segment by segment, so the merge kernel's
+ * tie-break (run, then position) is Elasticsearch's: shard index, then the document's ordinal in its
+ * shard.
  */
 import type { SortKey } from '../../core/index.ts';
 import type { LiveSegment } from '../shard.ts';

@@ -43,15 +43,16 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
     throw allShardsFailed(targets.map((target, t) => ({ index: target.index.name, error: failures[t]! })));
   }
 
+  // The coordinator's shard order, which breaks ties: by shard number, then index name (ES's ShardId order).
+  const shards = targets
+    .flatMap((target, t) => (failures[t] ? [] : target.shards.map((shard) => ({ t, shard }))))
+    .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
   const segments: Omit<PageEntry, 'local'>[] = [];
   let totalHits = 0;
-  targets.forEach((target, t) => {
-    if (failures[t]) return;
-    for (const shard of target.shards) {
-      totalHits += shard.liveCount;
-      for (const live of shard.segments) segments.push({ target: t, shard: shard.shard, live });
-    }
-  });
+  for (const { t, shard } of shards) {
+    totalHits += shard.liveCount;
+    for (const live of shard.segments) segments.push({ target: t, shard: shard.shard, live });
+  }
 
   let page: PageEntry[];
   if (size === 0) page = [];

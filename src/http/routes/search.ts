@@ -5,10 +5,10 @@ import { parsingError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/mapping.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { send } from '../respond.ts';
-import { parseSearchRequest } from '../search-params.ts';
+import { checkParamNames, parseSearchRequest } from '../search-params.ts';
 
 /** URI parameters `_count` accepts besides the body's `query`. */
-const COUNT_PARAMS = new Set(['pretty', 'human', 'error_trace', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'routing', 'preference', 'source', 'source_content_type']);
+const COUNT_PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'routing', 'preference', 'source', 'source_content_type']);
 
 export function searchRoutes(engine: Engine): Hono {
   const app = new Hono();
@@ -22,9 +22,7 @@ export function searchRoutes(engine: Engine): Hono {
 
   const count = async (c: Context) => {
     const body = await jsonBodyOrSource(c);
-    for (const name of Object.keys(c.req.query())) {
-      if (!COUNT_PARAMS.has(name)) throw parsingError(`request [${new URL(c.req.url).pathname}] contains unrecognized parameter: [${name}]`);
-    }
+    checkParamNames(c.req.query(), new URL(c.req.url).pathname, COUNT_PARAMS);
     if (isObject(body)) {
       const extra = Object.keys(body).find((k) => k !== 'query');
       if (extra) throw parsingError(`request does not support [${extra}]`);
