@@ -6,7 +6,7 @@
 import type { DocStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
 import { checkIndexName, resolveExpression } from './index-names.ts';
-import { isObject } from './mapping.ts';
+import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
 import { SearchIndex, type IndexSnapshot, type WriteResult } from './search-index.ts';
 import type { SearchRequest } from './search/request.ts';

@@ -3,6 +3,7 @@
  * `_all`, `-exclusions`) resolved against the existing indices.
  */
 import { badRequest, indexNotFound } from './errors.ts';
+import { globPattern } from './patterns.ts';
 
 const FORBIDDEN = [' ', '"', '*', '\\', '<', '|', ',', '>', '/', '?'];
 
@@ -31,10 +32,10 @@ export function resolveExpression(expression: string | undefined, names: readonl
     if (part === '_all' || part === '*') {
       visible.forEach((n) => chosen.add(n));
     } else if (part.startsWith('-') && chosen.size > 0) {
-      const pattern = wildcard(part.slice(1));
+      const pattern = globPattern(part.slice(1));
       for (const n of [...chosen]) if (pattern.test(n)) chosen.delete(n);
     } else if (part.includes('*')) {
-      const pattern = wildcard(part);
+      const pattern = globPattern(part);
       names.filter((n) => pattern.test(n) && (part.startsWith('.') || !n.startsWith('.'))).forEach((n) => chosen.add(n));
     } else if (names.includes(part)) {
       chosen.add(part);
@@ -43,8 +44,4 @@ export function resolveExpression(expression: string | undefined, names: readonl
     }
   }
   return [...chosen].sort();
-}
-
-function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }

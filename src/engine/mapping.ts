@@ -4,6 +4,7 @@
  * nesting exists only in the JSON form that clients send and read.
  */
 import { badRequest, EsError } from './errors.ts';
+import { isObject } from './patterns.ts';
 
 export const NUMERIC_TYPES = ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long'] as const;
 export const FIELD_TYPES = ['keyword', 'text', 'date', 'boolean', ...NUMERIC_TYPES] as const;
@@ -293,6 +294,3 @@ const mapperParsing = (reason: string) => badRequest('mapper_parsing_exception',
 /** ES 8.8+ reports a document whose values do not fit the mappings as `document_parsing_exception`. */
 const documentParsing = (reason: string) => badRequest('document_parsing_exception', reason);
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

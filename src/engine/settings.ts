@@ -3,7 +3,7 @@
  * nested (`{index: {number_of_shards}}`) or bare (`number_of_shards`), values as numbers or strings.
  */
 import { illegalArgument } from './errors.ts';
-import { isObject } from './mapping.ts';
+import { isObject } from './patterns.ts';
 
 export interface IndexSettings {
   numberOfShards: number;

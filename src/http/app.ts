@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Engine } from '../engine/engine.ts';
 import { badRequest, EsError } from '../engine/errors.ts';
+import { escapeRegExp } from '../engine/patterns.ts';
 import { toEsError } from './error-response.ts';
 import { sendError } from './respond.ts';
 import { bulkRoutes } from './routes/bulk.ts';
@@ -69,6 +70,6 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
 
 /** A route path such as `/:index/_doc/:id` as a regular expression over request paths. */
 function routePattern(path: string): RegExp {
-  const body = path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\*]/g, '\\$&'))).join('/');
+  const body = path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : escapeRegExp(part))).join('/');
   return new RegExp(`^${body || '/'}$`);
 }

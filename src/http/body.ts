@@ -9,7 +9,7 @@
  * //   "[1:14] Unexpected character ('m' (code 109)): was expecting double-quote to start field name"
  */
 import { badRequest, illegalArgument, parsingError, type EsError } from '../engine/errors.ts';
-import { isObject } from '../engine/mapping.ts';
+import { isObject } from '../engine/patterns.ts';
 import { findJsonSyntaxError, lineColumn } from './json-syntax.ts';
 import { tokenName } from './request-values.ts';
 

@@ -3,6 +3,8 @@
  * name and `**` any number of levels; a leading `-` excludes instead. Arrays are transparent (a path
  * through `hits.hits` applies to each hit). Objects left empty are dropped, as ES does.
  */
+import { globPattern } from '../engine/patterns.ts';
+
 export function filterPath(body: unknown, spec: string): unknown {
   const patterns = spec.split(',').map((p) => p.trim()).filter(Boolean);
   const includes = patterns.filter((p) => !p.startsWith('-')).map((p) => p.split('.'));
@@ -43,5 +45,5 @@ function advance(pattern: string[], key: string): string[][] {
 
 function matches(glob: string, key: string): boolean {
   if (!glob.includes('*')) return glob === key;
-  return new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(key);
+  return globPattern(glob).test(key);
 }

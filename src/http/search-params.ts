@@ -10,7 +10,7 @@
  * // { from: 20, size: 5, sort: [{ kind: 'field', field: 'price', order: 'desc', missing: '_last' }], … }
  */
 import { illegalArgument, parsingError } from '../engine/errors.ts';
-import { isObject } from '../engine/mapping.ts';
+import { isObject } from '../engine/patterns.ts';
 import { searchRequest, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
 import { booleanParam, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
 import { parseQuery } from './search-query.ts';

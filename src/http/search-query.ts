@@ -7,7 +7,7 @@
  * parseQuery({ term: { user: 'kimchy' } })  // throws 400 parsing_exception "unknown query [term]"
  */
 import { badRequest, parsingError } from '../engine/errors.ts';
-import { isObject } from '../engine/mapping.ts';
+import { isObject } from '../engine/patterns.ts';
 import type { Query } from '../engine/search/request.ts';
 
 /** Checks in ES's order: the outer object, the clause's object, the query's name, then stray keys. */

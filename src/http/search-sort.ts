@@ -9,7 +9,7 @@
  */
 import type { Direction } from '../core/index.ts';
 import { badRequest, illegalArgument, type EsError } from '../engine/errors.ts';
-import { isObject } from '../engine/mapping.ts';
+import { isObject } from '../engine/patterns.ts';
 import type { SortClause } from '../engine/search/request.ts';
 import { commaList, notSupported, tokenName } from './request-values.ts';
 

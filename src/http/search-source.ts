@@ -8,7 +8,7 @@
  * sourceFromBody(false) // false
  */
 import { parsingError } from '../engine/errors.ts';
-import { isObject } from '../engine/mapping.ts';
+import { isObject } from '../engine/patterns.ts';
 import type { SourceFilter } from '../engine/search/request.ts';
 import { commaList, tokenName, unknownKey } from './request-values.ts';
 

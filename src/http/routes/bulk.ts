@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import type { Engine, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError, illegalArgument } from '../../engine/errors.ts';
-import { isObject } from '../../engine/mapping.ts';
+import { isObject } from '../../engine/patterns.ts';
 import { errorBody } from '../error-response.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { send } from '../respond.ts';

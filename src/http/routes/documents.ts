@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import type { Engine, WriteItem, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError } from '../../engine/errors.ts';
-import { isObject } from '../../engine/mapping.ts';
+import { isObject } from '../../engine/patterns.ts';
 import { filterSource } from '../../engine/search/source-filter.ts';
 import { parseSearchRequest } from '../search-params.ts';
 import { jsonBody } from '../request-body.ts';

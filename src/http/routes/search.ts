@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import { parsingError } from '../../engine/errors.ts';
-import { isObject } from '../../engine/mapping.ts';
+import { isObject } from '../../engine/patterns.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, parseSearchRequest } from '../search-params.ts';
