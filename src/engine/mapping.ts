@@ -30,10 +30,11 @@ export function sortFamily(type: FieldType): SortFamily {
 }
 
 const INTEGER_RANGES: Partial<Record<FieldType, [number, number]>> = {
+  long: [-(2 ** 63), 2 ** 63 - 1],
   integer: [-(2 ** 31), 2 ** 31 - 1],
   short: [-32768, 32767],
   byte: [-128, 127],
-  unsigned_long: [0, Number.MAX_VALUE],
+  unsigned_long: [0, 2 ** 64 - 1],
 };
 const WHOLE_TYPES = new Set<FieldType>(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 /** ES's `index.mapping.depth.limit`: how deep objects (and here arrays) may nest in a document. */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
-import { EsError } from './errors.ts';
+import { badRequest, EsError, illegalArgument } from './errors.ts';
 import { Mappings, sortFamily, type DocValues } from './mapping.ts';
 import { shardFor } from './routing.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
@@ -89,6 +89,7 @@ export class SearchIndex {
    * @returns the ES write result and the storage writes; `metaChanged` when mappings grew.
    */
   index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', routing?: string): Applied & { metaChanged: boolean } {
+    checkId(id);
     const shard = this.shardOf(id, routing);
     const existing = shard.locate(id);
     if (existing && opType === 'create') {
@@ -187,6 +188,8 @@ export class SearchIndex {
     clearInterval(this.#timer);
     this.#timer = undefined;
     if (this.settings.refreshIntervalMs < 0) return;
+    // Node clamps longer timers to 1 ms; a refresh every 24.8 days is as good as never.
+    const every = Math.min(this.settings.refreshIntervalMs, 2 ** 31 - 1);
     this.#timer = setInterval(() => {
       try {
         this.refresh();
@@ -194,7 +197,7 @@ export class SearchIndex {
         // A failed periodic refresh must not take the node down; the next tick retries.
         console.error(`deeppage: refresh of [${this.name}] failed`, e);
       }
-    }, this.settings.refreshIntervalMs);
+    }, every);
     this.#timer.unref();
   }
 
@@ -214,4 +217,11 @@ export class SearchIndex {
       status,
     };
   }
+}
+
+/** ES's limits on ids: not empty, at most 512 bytes of UTF-8. */
+function checkId(id: string): void {
+  if (id === '') throw illegalArgument('if _id is specified it must not be empty');
+  const bytes = Buffer.byteLength(id);
+  if (bytes > 512) throw badRequest('action_request_validation_exception', `Validation Failed: 1: id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes};`);
 }

@@ -87,3 +87,23 @@ describe('robustness', () => {
     }
   });
 });
+
+describe('ES limits on documents', () => {
+  let t: TestApp;
+  beforeEach(() => (t = testApp()));
+  afterEach(() => t.close());
+
+  it('refuses empty and over-long ids, updates without doc, and longs out of range', async () => {
+    const items = (await t.bulk('/_bulk', [{ index: { _index: 'l', _id: '' } }, { n: 1 }, { index: { _index: 'l', _id: 'x'.repeat(513) } }, { n: 1 }])).body.items;
+    expect(items[0].index.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'if _id is specified it must not be empty' });
+    expect(items[1].index.error.reason).toMatch(/is too long, must be no longer than 512 bytes but was: 513/);
+    expectError(await t.bulk('/_bulk', [{ update: { _index: 'l', _id: '1' } }, { upsert: { n: 1 } }]), 400, 'action_request_validation_exception', 'Validation Failed: 1: script or doc is missing;');
+    expectError(await t.json('PUT', '/l/_doc/1', { n: 1e300 }), 400, 'document_parsing_exception');
+  });
+
+  it('takes a date string as the missing value of a date sort', async () => {
+    await t.bulk('/_bulk', [{ index: { _index: 'dates', _id: '1' } }, { d: '2020-01-01' }, { index: { _index: 'dates', _id: '2' } }, { other: 1 }], '?refresh=true');
+    const res = await t.json('POST', '/dates/_search', { sort: [{ d: { order: 'asc', missing: '2019-01-01' } }] });
+    expect(res.body.hits.hits.map((h: { _id: string; sort: unknown[] }) => [h._id, h.sort])).toEqual([['2', [Date.UTC(2019, 0, 1)]], ['1', [Date.UTC(2020, 0, 1)]]]);
+  });
+});

@@ -7,7 +7,7 @@
  */
 import type { SortKey } from '../../core/index.ts';
 import { badRequest, EsError, illegalArgument } from '../errors.ts';
-import { sortFamily, type SortFamily } from '../mapping.ts';
+import { parseDate, sortFamily, type SortFamily } from '../mapping.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import type { Segment, KeywordColumn, NumberColumn } from '../segment.ts';
 import type { LiveSegment } from '../shard.ts';
@@ -75,7 +75,7 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
         }
         // ES shows the value that stood in for a missing one.
         if (value === null && clause.missing !== '_last' && clause.missing !== '_first') {
-          value = families[fieldClauses.indexOf(clause)] === 'keyword' ? String(clause.missing) : Number(clause.missing);
+          value = families[fieldClauses.indexOf(clause)] === 'keyword' ? String(clause.missing) : (numberMissing(clause) as number);
         }
         return value;
       }),
@@ -165,9 +165,11 @@ function keywordMissing(missing: FieldClause['missing'], terms: readonly string[
 function numberMissing(clause: FieldClause): SortKey['missing'] {
   const { missing } = clause;
   if (missing === '_last' || missing === '_first' || typeof missing === 'number') return missing;
-  const n = Number(missing);
-  if (missing.trim() === '' || Number.isNaN(n)) throw badRequest('number_format_exception', `For input string: "${missing}"`);
-  return n;
+  // Dates may stand in as date strings; other numbers as numeric strings.
+  const n = missing.trim() === '' ? NaN : Number(missing);
+  const value = Number.isNaN(n) ? parseDate(missing) : n;
+  if (value === undefined) throw badRequest('number_format_exception', `For input string: "${missing}"`);
+  return value;
 }
 
 function pick(column: NumberColumn, mode: 'min' | 'max'): Float64Array {

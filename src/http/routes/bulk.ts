@@ -63,6 +63,7 @@ export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRoutin
       if (unknown.length) throw illegalArgument(`[update] deeppage supports [doc], [upsert] and [doc_as_upsert], not [${unknown[0]}]`);
       if (doc !== undefined && !isObject(doc)) throw badRequest('parsing_exception', '[doc] must be an object');
       if (upsert !== undefined && !isObject(upsert)) throw badRequest('parsing_exception', '[upsert] must be an object');
+      if (doc === undefined) problems.push('script or doc is missing');
       ops.push({ action, index: index ?? '', id: id ?? '', doc: doc as Record<string, unknown> | undefined, upsert: upsert as Record<string, unknown> | undefined, docAsUpsert: docAsUpsert === true, routing });
     } else {
       ops.push({ action: action as 'index' | 'create', index: index ?? '', id, source, routing });
