@@ -3,7 +3,7 @@
  * wait until storage has them on disk before they are acknowledged; on start the indices are
  * rebuilt from storage. This is the surface the HTTP layer calls.
  */
-import type { DocStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
+import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
 import { checkIndexName, resolveExpression } from './index-names.ts';
 import { isObject } from './patterns.ts';
@@ -110,14 +110,16 @@ export class Engine {
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
     const writes: DocWrite[] = [];
-    const metas = new Map<string, IndexMeta>();
+    /** Indices whose metadata the write changes (new index, new fields, sequence numbers). */
+    const metas = new Set<SearchIndex>();
     const touched = new Map<SearchIndex, Set<number>>();
     const items = ops.map((op): WriteItem | EsError => {
       try {
         // A delete never creates its index (ES skips deletes when auto-creating).
         const index = this.#indices.get(op.index) ?? (op.action === 'delete' ? this.resolveOne(op.index) : this.#autoCreate(op.index, metas));
         const applied = this.#apply(index, op);
-        if (applied.metaChanged) metas.set(index.name, index.meta());
+        // Deletes take sequence numbers that only the metadata records.
+        if (applied.metaChanged || op.action === 'delete') metas.add(index);
         for (const write of applied.writes) this.#track(index, write);
         writes.push(...applied.writes);
         if (!touched.has(index)) touched.set(index, new Set());
@@ -128,7 +130,7 @@ export class Engine {
         throw e;
       }
     });
-    const committing = this.store.write(writes, [...metas.values()]);
+    const committing = this.store.write(writes, [...metas].map((index) => index.meta()));
     this.#inflight.add(committing);
     try {
       await committing;
@@ -191,11 +193,11 @@ export class Engine {
     await this.store.close();
   }
 
-  #autoCreate(name: string, metas: Map<string, IndexMeta>): SearchIndex {
+  #autoCreate(name: string, metas: Set<SearchIndex>): SearchIndex {
     checkIndexName(name);
     const index = SearchIndex.create(name, {});
     this.#indices.set(name, index);
-    metas.set(name, index.meta());
+    metas.add(index);
     return index;
   }
 

@@ -65,11 +65,20 @@ export class SearchIndex {
   }
 
   static fromMeta(meta: IndexMeta): SearchIndex {
-    return new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings));
+    const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings));
+    meta.seqs?.forEach((seq, n) => index.shards[n]?.continueAfter(seq));
+    return index;
   }
 
   meta(): IndexMeta {
-    return { name: this.name, uuid: this.uuid, createdAt: this.createdAt, settings: { ...this.settings }, mappings: this.mappings.toJSON() };
+    return {
+      name: this.name,
+      uuid: this.uuid,
+      createdAt: this.createdAt,
+      settings: { ...this.settings },
+      mappings: this.mappings.toJSON(),
+      seqs: this.shards.map((s) => s.maxSeq),
+    };
   }
 
   snapshot(): IndexSnapshot {

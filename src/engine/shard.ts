@@ -74,6 +74,16 @@ export class Shard {
     return this.#nextSeq++;
   }
 
+  /** The highest sequence number handed out, -1 before any. */
+  get maxSeq(): number {
+    return this.#nextSeq - 1;
+  }
+
+  /** On start-up: continue after a sequence number handed out before the restart. */
+  continueAfter(seq: number): void {
+    this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
+  }
+
   /** The version a new write of `id` follows: the live document's, or a recent delete's, else 0. */
   lastVersion(id: string): number {
     return this.#ids.get(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;

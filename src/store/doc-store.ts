@@ -30,6 +30,8 @@ export interface IndexMeta {
   createdAt: number;
   settings: Record<string, unknown>;
   mappings: Record<string, unknown>;
+  /** Per shard, the highest sequence number handed out (deletes take one but store no document). */
+  seqs?: number[];
 }
 
 export type DocWrite =

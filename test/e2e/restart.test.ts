@@ -50,6 +50,26 @@ describe('restart', () => {
     }
   });
 
+  it('continues sequence numbers after a restart, deletes included', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const first = await startServer({ dataDir: dir, port: 0 });
+    try {
+      await json(`${first.url}/s/_doc/a`, 'PUT', { n: 1 });
+      await json(`${first.url}/s/_doc/b`, 'PUT', { n: 2 });
+      await json(`${first.url}/s/_doc/b`, 'DELETE');
+      expect((await json(`${first.url}/s/_doc/a`, 'DELETE')).body._seq_no).toBe(3);
+    } finally {
+      await first.close();
+    }
+    const second = await startServer({ dataDir: dir, port: 0 });
+    try {
+      expect((await json(`${second.url}/s/_doc/c`, 'PUT', { n: 3 })).body._seq_no).toBe(4);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('keeps acknowledged writes when the server process is killed with SIGKILL', async () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);
