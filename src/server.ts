@@ -3,14 +3,18 @@
  * socket. `npm start` runs this file; tests call {@link startServer} on a free port.
  */
 import { serve, type ServerType } from '@hono/node-server';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Engine } from './engine/engine.ts';
 import { createApp } from './http/app.ts';
 import { progressBar, type Progress } from './progress.ts';
-import { seedCities } from './seed/cities.ts';
+import { CITIES_INDEX, seedCities } from './seed/cities.ts';
 import { DocStore } from './store/doc-store.ts';
+
+/** Present in the data directory while the default corpus is loading. */
+export const SEEDING_MARKER = '.loading-default-corpus';
 
 export interface ServerOptions {
   dataDir: string;
@@ -31,7 +35,9 @@ export interface RunningServer {
 }
 
 export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, seed = false, verbose = false }: ServerOptions): Promise<RunningServer> {
-  const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  // The marker lives while the default corpus loads: if it is there at start, that load was cut short.
+  const marker = join(dataDir, SEEDING_MARKER);
+  const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0 || existsSync(marker);
   const store = DocStore.open(dataDir);
   const bars = new Map<string, Progress>();
   const engine = Engine.open(store, verbose ? (index, done, total) => {
@@ -42,7 +48,10 @@ export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, se
   } : undefined);
   if (seed && fresh) {
     if (verbose) console.error(`deeppage: first start on ${dataDir}, loading the default corpus (cities)`);
+    writeFileSync(marker, '');
+    if (engine.has(CITIES_INDEX)) await engine.deleteIndices(CITIES_INDEX);
     await seedCities(engine, verbose ? (total) => progressBar('indexing cities', total) : undefined);
+    rmSync(marker);
   }
   const app = createApp({ engine });
   const server = await listen(app.fetch, host, port);
