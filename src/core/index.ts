@@ -1,3 +1,3 @@
 export * from './order.ts';
-export { WasmColumn, WasmKernels, wasmKernels, WASM_URL, type Column } from './wasm.ts';
+export { MAX_KEYS, WasmColumn, WasmKernels, wasmKernels, WASM_URL, type Column } from './wasm.ts';
 export * as reference from './reference.ts';

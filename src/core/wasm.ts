@@ -25,7 +25,8 @@ interface Exports {
 }
 
 export const WASM_URL = new URL('../../build/deeppage.wasm', import.meta.url);
-const MAX_KEYS = 4;
+/** Sort keys the kernels take at most. */
+export const MAX_KEYS = 4;
 const FLAG_DESC = 1;
 const MISSING_FIRST = 2;
 const MISSING_VALUE = 4;

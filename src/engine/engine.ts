@@ -215,21 +215,7 @@ export class Engine {
 
   #update(index: SearchIndex, op: Extract<WriteOp, { action: 'update' }>) {
     const current = this.get(index.name, op.id, op.routing);
-    if (!current) {
-      const upsert = op.docAsUpsert ? op.doc : op.upsert;
-      if (!upsert) {
-        const shard = index.shardOf(op.id, op.routing).number;
-        throw new EsError(404, 'document_missing_exception', `[${op.id}]: document missing`, { index_uuid: index.uuid, shard: String(shard), index: index.name });
-      }
-      return index.index(op.id, upsert, 'index', op.routing);
-    }
-    const merged = deepMerge(current.doc.source, op.doc ?? {});
-    if (JSON.stringify(merged) === JSON.stringify(current.doc.source)) {
-      const location = index.location(op.id, op.routing)!.location;
-      const result: WriteResult = { _index: index.name, _id: op.id, _version: location.version, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 }, _seq_no: location.seq, _primary_term: 1, status: 200 };
-      return { result, writes: [], shard: current.shard, metaChanged: false };
-    }
-    return index.index(op.id, merged, 'index', op.routing);
+    return index.update(op.id, current?.doc.source, { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, op.routing);
   }
 
   /**
@@ -262,12 +248,4 @@ const docKey = (uuid: string, shard: number, seq: number) => `${uuid}/${shard}/$
 /** ES's auto-generated ids are 20 URL-safe base64 characters. */
 function generateId(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(15))).toString('base64url');
-}
-
-function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    out[key] = isObject(value) && isObject(out[key]) ? deepMerge(out[key] as Record<string, unknown>, value) : value;
-  }
-  return out;
 }

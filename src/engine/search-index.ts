@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument } from './errors.ts';
 import { Mappings, sortFamily, type DocValues } from './mapping.ts';
+import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
@@ -118,6 +119,22 @@ export class SearchIndex {
     return { result, writes, shard: shard.number, metaChanged: added };
   }
 
+  /**
+   * ES's partial update: `doc` merged into the current source (a noop when it changes nothing), or
+   * `upsert` indexed when there is no current document.
+   */
+  update(id: string, current: Record<string, unknown> | undefined, { doc, upsert }: { doc?: Record<string, unknown>; upsert?: Record<string, unknown> }, routing?: string): Applied & { metaChanged: boolean } {
+    const shard = this.shardOf(id, routing);
+    if (!current) {
+      if (upsert) return this.index(id, upsert, 'index', routing);
+      throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index_uuid: this.uuid, shard: String(shard.number), index: this.name });
+    }
+    const merged = deepMerge(current, doc ?? {});
+    if (JSON.stringify(merged) !== JSON.stringify(current)) return this.index(id, merged, 'index', routing);
+    const result = { ...this.#result(id, shard.locate(id)!, 'noop', 200), _shards: { total: 0, successful: 0, failed: 0 } };
+    return { result, writes: [], shard: shard.number, metaChanged: false };
+  }
+
   delete(id: string, routing?: string): Applied {
     const shard = this.shardOf(id, routing);
     const removed = shard.remove(id);
@@ -226,6 +243,14 @@ export class SearchIndex {
       status,
     };
   }
+}
+
+function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    out[key] = isObject(value) && isObject(out[key]) ? deepMerge(out[key] as Record<string, unknown>, value) : value;
+  }
+  return out;
 }
 
 /** ES's limits on ids: not empty, at most 512 bytes of UTF-8. */

@@ -43,7 +43,10 @@ const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_so
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
 const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
 
-/** URI parameters that cannot change the hits on a single node with no caches, plus the URI forms of ignored body keys. */
+/**
+ * URI parameters taken without effect here (one node, no caches; the README lists them), plus the URI
+ * forms of ignored body keys. `routing` is read by the search route itself.
+ */
 const IGNORED_PARAMS = [
   'timeout', 'request_cache', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'preference', 'routing', 'typed_keys',
   'batched_reduce_size', 'ccs_minimize_roundtrips', 'search_type', 'allow_partial_search_results', 'max_concurrent_shard_requests',

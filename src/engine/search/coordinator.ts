@@ -4,9 +4,8 @@
  * tie-break (run, then position) is Elasticsearch's: shard index, then the document's ordinal in its
  * shard.
  */
-import type { SortKey } from '../../core/index.ts';
+import { MAX_KEYS, reference, wasmKernels, type Runs, type SortKey } from '../../core/index.ts';
 import type { LiveSegment } from '../shard.ts';
-import { mergeRuns } from './query-phase.ts';
 
 /** One segment's candidates: positions in the segment, best first, with the keys they sorted by. */
 export interface Candidates {
@@ -38,7 +37,8 @@ export function mergePage(runs: readonly Candidates[], from: number, size: numbe
     });
     return { values, order: key.order, missing: key.missing };
   });
-  const page = mergeRuns({ keys, starts }, from, size);
+  const runsOfKeys: Runs = { keys, starts };
+  const page = keys.length <= MAX_KEYS ? wasmKernels().mergeRuns(runsOfKeys, from, size) : reference.mergeRuns(runsOfKeys, from, size);
   return Array.from(page.run, (r, i) => {
     const run = runs[r];
     return { target: run.target, shard: run.shard, live: run.live, local: run.locals[page.pos[i]] };

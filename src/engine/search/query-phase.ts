@@ -8,12 +8,10 @@
  * instead and kept with the segment, so that later pages at any depth under the same sort only read
  * a prefix of it: segments are immutable, and the order stays valid until their deletes change.
  */
-import { reference, wasmKernels, type SortKey } from '../../core/index.ts';
+import { MAX_KEYS, reference, wasmKernels, type SortKey } from '../../core/index.ts';
 import type { Segment } from '../segment.ts';
 import type { LiveSegment } from '../shard.ts';
 
-/** The kernels take up to 4 keys; longer sorts run on the plain reference (rare in practice). */
-const MAX_KERNEL_KEYS = 4;
 /** A window under 1/16 of the segment is cut by top-k; a larger one sorts the segment whole, once. */
 const SORT_WHOLE_RATIO = 16;
 /** Sorted orders kept per segment (one per distinct sort); the oldest goes first. */
@@ -53,16 +51,11 @@ function pickLive(keys: SortKey[], live: LiveSegment, k: number): Uint32Array {
   const n = live.segment.count;
   // At most deletedCount of the first k + deletedCount can be deleted, so k live ones remain.
   const want = Math.min(n, k + live.deletedCount);
-  const picked = keys.length <= MAX_KERNEL_KEYS ? wasmKernels().topK(keys, n, want) : reference.topK(keys, n, want);
+  // Sorts longer than the kernels take run on the plain reference (rare in practice).
+  const picked = keys.length <= MAX_KEYS ? wasmKernels().topK(keys, n, want) : reference.topK(keys, n, want);
   const deleted = live.deleted;
   if (!deleted) return picked.length > k ? picked.subarray(0, k) : picked;
   const out = new Uint32Array(k);
   for (let i = 0, at = 0; at < k; i++) if (!deleted[picked[i]]) out[at++] = picked[i];
   return out;
-}
-
-/** The kernels' merge, or the reference's for sorts longer than the kernels take. */
-export function mergeRuns(...args: Parameters<typeof reference.mergeRuns>) {
-  const [runs] = args;
-  return runs.keys.length <= MAX_KERNEL_KEYS ? wasmKernels().mergeRuns(runs as never, args[1], args[2]) : reference.mergeRuns(...args);
 }

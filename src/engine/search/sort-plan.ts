@@ -44,7 +44,7 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
     if (clause.kind === 'score') return undefined;
     if (clause.kind === 'doc') return { values: ordinalColumn(live), order: clause.order };
     const f = fieldClauses.indexOf(clause);
-    const mode = clause.mode ?? (clause.order === 'asc' ? 'min' : 'max');
+    const mode = modeOf(clause);
     const column = live.segment.columns.get(clause.field);
     if (families[f] === 'keyword') {
       const ords = ordinals[f]!;
@@ -63,7 +63,7 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
       clauses.map((clause) => {
         if (clause.kind === 'score') return 1.0;
         if (clause.kind === 'doc') return live.base + local;
-        const mode = clause.mode ?? (clause.order === 'asc' ? 'min' : 'max');
+        const mode = modeOf(clause);
         const column = live.segment.columns.get(clause.field);
         let value: number | string | null = null;
         if (column?.kind === 'keyword') {
@@ -170,6 +170,11 @@ function numberMissing(clause: FieldClause): SortKey['missing'] {
   const value = Number.isNaN(n) ? parseDate(missing) : n;
   if (value === undefined) throw badRequest('number_format_exception', `For input string: "${missing}"`);
   return value;
+}
+
+/** Which value of a multi-valued field sorts the document: ES's default is the least ascending, the greatest descending. */
+function modeOf(clause: FieldClause): 'min' | 'max' {
+  return clause.mode ?? (clause.order === 'asc' ? 'min' : 'max');
 }
 
 function pick(column: NumberColumn, mode: 'min' | 'max'): Float64Array {
