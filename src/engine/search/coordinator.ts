@@ -29,20 +29,25 @@ export function mergePage(runs: readonly Candidates[], from: number, size: numbe
   const starts = new Uint32Array(runs.length + 1);
   runs.forEach((run, r) => (starts[r + 1] = starts[r] + run.locals.length));
   const total = starts[runs.length];
-  const keys = runs[0].keys.map((key, j) => {
-    const values = new Float64Array(total);
-    runs.forEach((run, r) => {
-      const column = run.keys[j].values;
-      for (let i = 0; i < run.locals.length; i++) values[starts[r] + i] = column[run.locals[i]];
-    });
-    return { values, order: key.order, missing: key.missing };
-  });
+  const keys = runs[0].keys.map((key, j) => ({ values: gather(runs, j, starts, total), order: key.order, missing: key.missing }));
   const runsOfKeys: Runs = { keys, starts };
   const page = keys.length <= MAX_KEYS ? wasmKernels().mergeRuns(runsOfKeys, from, size) : reference.mergeRuns(runsOfKeys, from, size);
   return Array.from(page.run, (r, i) => {
     const run = runs[r];
     return { target: run.target, shard: run.shard, live: run.live, local: run.locals[page.pos[i]] };
   });
+}
+
+/** Key j of every run's candidates, in candidate order, as one column (the merge kernel's input). */
+function gather(runs: readonly Candidates[], j: number, starts: Uint32Array, total: number): Float64Array {
+  const values = new Float64Array(total);
+  for (let r = 0; r < runs.length; r++) {
+    const column = runs[r].keys[j].values;
+    const locals = runs[r].locals;
+    const at = starts[r];
+    for (let i = 0; i < locals.length; i++) values[at + i] = column[locals[i]];
+  }
+  return values;
 }
 
 /**
