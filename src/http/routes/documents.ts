@@ -4,7 +4,7 @@ import type { Engine, WriteItem, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { filterSource } from '../../engine/search/source-filter.ts';
-import { parseSearchRequest } from '../search-params.ts';
+import { sourceFromParams } from '../search-source.ts';
 import { jsonBody } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { opType, refreshPolicy } from '../write-params.ts';
@@ -34,7 +34,7 @@ export function documentRoutes(engine: Engine): Hono {
     const name = c.req.param('index'), id = c.req.param('id');
     const found = engine.get(name, id, c.req.query('routing'));
     if (!found) return send(c, 404, { _index: engine.resolveOne(name).name, _id: id, found: false });
-    const { source } = parseSearchRequest(sourceParams(c), undefined, `/${name}/_doc/${id}`);
+    const source = sourceFromParams(c.req.query()) ?? { includes: [], excludes: [] };
     const { doc } = found;
     return send(c, 200, {
       _index: found.index.name,
@@ -53,14 +53,4 @@ export function documentRoutes(engine: Engine): Hono {
     return write(c, { action: 'delete', index: c.req.param('index'), id: c.req.param('id'), routing: c.req.query('routing') });
   });
   return app;
-}
-
-/** GET takes `_source`, `_source_includes` and `_source_excludes` like search does. */
-function sourceParams(c: Context): Record<string, string | undefined> {
-  const params: Record<string, string | undefined> = {};
-  for (const name of ['_source', '_source_includes', '_source_excludes']) {
-    const value = c.req.query(name);
-    if (value !== undefined) params[name] = value;
-  }
-  return params;
 }
