@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Engine, WriteOp } from '../engine/engine.ts';
 import type { Progress } from '../progress.ts';
 
-interface City {
+export interface City {
   cityId: number;
   name: string;
   altName: string;

@@ -1,49 +1,62 @@
 /**
- * Kernel benchmark: wasm top-k, k-way merge, rank selection and the scan floor against JS peers.
- *
- *   npm run bench:kernels              # full run (several minutes)
- *   npm run bench:kernels -- --quick   # short run (a minute or two)
+ * Kernel suite: wasm top-k, k-way merge, rank selection and the scan floor against JS peers.
  *
  * Before timing a configuration, every implementation's output is checked against the others
  * (and, on small inputs, against src/core/reference.ts); any disagreement aborts the run.
- * Writes bench/results/kernels.json and kernels.md, prints the Markdown to stdout and progress
- * to stderr.
  */
-import { reference, wasmKernels, type WasmColumn } from '../src/core/index.ts';
-import { ascending, descendingRuns, mulberry32, randomKeys } from './data.ts';
-import { FULL, QUICK, measure } from './measure.ts';
+import { reference, wasmKernels, type WasmColumn } from '../../src/core/index.ts';
+import { ascending, descendingRuns, mulberry32, randomKeys } from '../lib/data.ts';
+import { FULL, QUICK, SMOKE, measure, type Budget, type Timing } from '../lib/measure.ts';
+import type { Params, Row } from '../lib/results.ts';
+import { WrongAnswer, type Mode, type Suite, type SuiteContext } from '../lib/suite.ts';
 import { heapMerge, heapRank, heapTopK, quickselectTopK, sortKeys } from './peers.ts';
-import { writeReports, type Impl, type Input, type Params, type Row, type Suite, type Timing } from './report.ts';
+import { kernelsMarkdown, topkChart, type Group, type Impl, type Input } from './report.ts';
 
-const quick = process.argv.includes('--quick');
-const budget = quick ? QUICK : FULL;
-const N = 1_000_000;
-const KS = [10, 1_000, 10_000, 100_000, 1_000_000];
-const INPUTS: Input[] = ['random', 'ascending'];
-const RUN_SETS = [
-  { runs: 5, runLength: 10_000 },
-  { runs: 5, runLength: 100_000 },
-  { runs: 32, runLength: 10_000 },
-  { runs: 32, runLength: 100_000 },
-];
-
-const kernels = wasmKernels();
-const rows: Row[] = [];
-
-function log(line: string): void {
-  process.stderr.write(`${line}\n`);
+interface Profile {
+  n: number;
+  ks: number[];
+  runSets: { runs: number; runLength: number }[];
+  budget: Budget;
 }
 
-function record(suite: Suite, impl: Impl, params: Params, timing: Timing): void {
-  rows.push({ suite, impl, params, ...timing });
+const PROFILES: Record<Mode, Profile> = {
+  full: {
+    n: 1_000_000,
+    ks: [10, 1_000, 10_000, 100_000, 1_000_000],
+    runSets: [
+      { runs: 5, runLength: 10_000 },
+      { runs: 5, runLength: 100_000 },
+      { runs: 32, runLength: 10_000 },
+      { runs: 32, runLength: 100_000 },
+    ],
+    budget: FULL,
+  },
+  quick: {
+    n: 1_000_000,
+    ks: [10, 1_000, 100_000, 1_000_000],
+    runSets: [{ runs: 5, runLength: 10_000 }, { runs: 32, runLength: 10_000 }],
+    budget: { ...QUICK, time: 150 },
+  },
+  smoke: { n: 5_000, ks: [10, 5_000], runSets: [{ runs: 3, runLength: 100 }], budget: SMOKE },
+};
+
+const INPUTS: Input[] = ['random', 'ascending'];
+
+let N = 0, KS: number[] = [], RUN_SETS: Profile['runSets'] = [], budget: Budget = SMOKE, quick = false;
+let kernels: ReturnType<typeof wasmKernels>;
+let rows: Row[] = [];
+let log: (line: string) => void = () => {};
+
+function record(group: Group, impl: Impl, params: Params, timing: Timing): void {
+  rows.push({ group, strategy: impl, params, unit: 'ms', ...timing });
   const p = Object.entries(params).map(([key, v]) => `${key}=${v}`).join(' ');
-  log(`  ${suite.padEnd(5)} ${impl.padEnd(14)} ${p.padEnd(44)} median ${timing.median_ms.toFixed(3)} ms  (min ${timing.min_ms.toFixed(3)}, max ${timing.max_ms.toFixed(3)})`);
+  log(`  ${group.padEnd(5)} ${impl.padEnd(14)} ${p.padEnd(44)} median ${timing.median.toFixed(3)} ms  (min ${timing.min.toFixed(3)}, max ${timing.max.toFixed(3)})`);
 }
 
 function assertSame(what: string, got: ArrayLike<number>, want: ArrayLike<number>): void {
-  if (got.length !== want.length) throw new Error(`${what}: ${got.length} entries, expected ${want.length}`);
+  if (got.length !== want.length) throw new WrongAnswer(`${what}: ${got.length} entries, expected ${want.length}`);
   for (let i = 0; i < want.length; i++) {
-    if (got[i] !== want[i]) throw new Error(`${what}: differs at ${i}: ${got[i]} vs ${want[i]}; refusing to report`);
+    if (got[i] !== want[i]) throw new WrongAnswer(`${what}: differs at ${i}: ${got[i]} vs ${want[i]}`);
   }
 }
 
@@ -94,7 +107,7 @@ function scanSuite(column: WasmColumn): void {
   let sum = 0;
   for (let i = 0; i < N; i++) sum += keys[i];
   const got = kernels.sumKeys(column, N);
-  if (got !== sum) throw new Error(`scan: wasm sum ${got} differs from JS sum ${sum}; refusing to report`);
+  if (got !== sum) throw new WrongAnswer(`scan: wasm sum ${got} differs from JS sum ${sum}`);
   record('scan', 'wasm', { n: N }, measure(budget, () => kernels.sumKeys(column, N)));
 }
 
@@ -172,28 +185,32 @@ function rankSuite(): void {
   }
 }
 
-function main(): void {
-  const started = performance.now();
-  log(`deeppage kernel benchmark (${quick ? 'quick' : 'full'}), node ${process.version}`);
-  checkPeersAgainstReference();
-  kernels.reset();
-  const random = randomKeys(N, 42);
-  const inputs: Record<Input, Float64Array> = { random, ascending: ascending(random) };
-  const columns: Record<Input, WasmColumn> = { random: placed(inputs.random), ascending: placed(inputs.ascending) };
-  scanSuite(columns.random);
-  topkSuite(columns, inputs);
-  mergeSuite();
-  rankSuite();
-  kernels.reset();
-
-  const meta = {
-    node: process.version,
-    date: new Date().toISOString(),
-    command: quick ? 'npm run bench:kernels -- --quick' : 'npm run bench:kernels',
-  };
-  const md = writeReports(new URL('./results/', import.meta.url), meta, rows);
-  log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s: bench/results/kernels.json, bench/results/kernels.md`);
-  process.stdout.write(md);
-}
-
-main();
+export const kernelsSuite: Suite = {
+  name: 'kernels',
+  summary: 'wasm top-k, k-way merge and rank selection against plain JS peers (1M f64 keys)',
+  async run(ctx: SuiteContext) {
+    const profile = PROFILES[ctx.mode];
+    ({ n: N, ks: KS, runSets: RUN_SETS, budget } = profile);
+    quick = ctx.mode !== 'full';
+    log = ctx.log;
+    rows = [];
+    kernels = wasmKernels();
+    checkPeersAgainstReference();
+    kernels.reset();
+    const random = randomKeys(N, 42);
+    const inputs: Record<Input, Float64Array> = { random, ascending: ascending(random) };
+    const columns: Record<Input, WasmColumn> = { random: placed(inputs.random), ascending: placed(inputs.ascending) };
+    scanSuite(columns.random);
+    topkSuite(columns, inputs);
+    mergeSuite();
+    rankSuite();
+    kernels.reset();
+    runData.clear();
+    return {
+      rows,
+      markdown: kernelsMarkdown(rows),
+      charts: [topkChart(rows)],
+      notes: { keys: 'seeded mulberry32 f64 in [0, 1) with 53 random bits (seed 42); runs: seed 1000 + 7·runs + runLength', order: 'descending' },
+    };
+  },
+};

@@ -5,7 +5,7 @@
  * the lower position.
  */
 import quickselect from 'quickselect';
-import type { MergedPage } from '../src/core/order.ts';
+import type { MergedPage } from '../../src/core/order.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Top-k
