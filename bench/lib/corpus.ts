@@ -45,8 +45,10 @@ export function products(n: number): Corpus {
   };
 }
 
-export function cities(): Corpus {
-  const list = loadCityList();
+/** The cities, or the first `limit` of them (for smoke runs). */
+export function cities(limit = Infinity): Corpus {
+  const all = loadCityList();
+  const list = limit < all.length ? all.slice(0, limit) : all;
   return {
     name: 'cities',
     field: 'population',

@@ -1,0 +1,69 @@
+/**
+ * The engine suite's summary and charts. Every ratio is a peer's median over deeppage's at the same
+ * point of the same run: above 1 means deeppage is faster.
+ */
+import type { Chart, Point } from '../lib/chart.ts';
+import { count, ms, ratio, table } from '../lib/format.ts';
+import type { Row } from '../lib/results.ts';
+import type { Strategy } from './strategy.ts';
+
+const OURS = 'deeppage';
+
+/** Where the rows came from: corpus and shard count, in run order. */
+function setups(rows: Row[]): { corpus: string; docs: number; shards: number }[] {
+  const seen = new Map<string, { corpus: string; docs: number; shards: number }>();
+  for (const r of rows) {
+    const key = `${r.params.corpus}/${r.params.shards}`;
+    if (!seen.has(key)) seen.set(key, { corpus: String(r.params.corpus), docs: Number(r.params.docs), shards: Number(r.params.shards) });
+  }
+  return [...seen.values()];
+}
+
+export function engineMarkdown(rows: Row[], strategies: Strategy[]): string {
+  const out: string[] = [];
+  out.push('Median ms per page, in process (min–max and sample counts in engine.json). Sorted by one numeric field, descending; match_all.');
+  out.push('Ratios are each peer over deeppage at the same point of this run: above 1 means deeppage is faster.', '');
+  out.push(table(['strategy', 'what one page does', 'checked'], strategies.map((s) => [s.name, s.description, s.ties === 'exact' ? 'ids equal the reference' : 'keys equal the reference'])), '');
+  for (const setup of setups(rows)) {
+    const here = rows.filter((r) => r.params.corpus === setup.corpus && r.params.shards === setup.shards);
+    const names = strategies.map((s) => s.name).filter((name) => here.some((r) => r.strategy === name));
+    const peers = names.filter((name) => name !== OURS);
+    out.push(`## ${setup.corpus}: ${count(setup.docs)} documents, ${setup.shards} shard${setup.shards === 1 ? '' : 's'}`, '');
+    for (const group of ['from', 'size'] as const) {
+      const points = here.filter((r) => r.group === group && r.strategy === OURS);
+      if (points.length === 0) continue;
+      const other = group === 'from' ? 'size' : 'from';
+      out.push(`${group} sweep (${other} = ${points[0].params[other]}):`, '');
+      const lines = points.map((p) => {
+        const at = (name: string) => here.find((r) => r.group === group && r.strategy === name && r.params.from === p.params.from && r.params.size === p.params.size);
+        return [
+          count(p.params[group]),
+          ...names.map((name) => (at(name) ? ms(at(name)!.median) : '—')),
+          ...peers.map((name) => (at(name) ? ratio(at(name)!.median / p.median) : '—')),
+        ];
+      });
+      out.push(table([group, ...names.map((n) => `${n} ms`), ...peers.map((n) => `${n} / ${OURS}`)], lines), '');
+    }
+  }
+  return out.join('\n');
+}
+
+/** Cost vs from and vs size for the synthetic corpora (a panel per document and shard count), and the same for the cities. */
+export function engineCharts(rows: Row[]): Chart[] {
+  const points = (group: 'from' | 'size', cities: boolean): Point[] =>
+    rows
+      .filter((r) => r.group === group && (r.params.corpus === 'cities') === cities)
+      .map((r) => ({
+        x: Number(r.params[group]),
+        y: r.median,
+        series: r.strategy,
+        ...(!cities && { row: `${count(r.params.docs)} docs`, column: `${r.params.shards} shard${r.params.shards === 1 ? '' : 's'}` }),
+      }));
+  const charts: Chart[] = [];
+  const add = (chart: Chart) => chart.points.length > 0 && charts.push(chart);
+  add({ name: 'from', title: 'One page of 10: cost vs from (products)', x: { title: 'from', scale: 'symlog' }, y: { title: 'median ms per page' }, points: points('from', false) });
+  add({ name: 'size', title: 'One page from 0: cost vs size (products)', x: { title: 'size' }, y: { title: 'median ms per page' }, points: points('size', false) });
+  add({ name: 'cities-from', title: 'Cities by population, 5 shards: cost vs from', x: { title: 'from', scale: 'symlog' }, y: { title: 'median ms per page' }, points: points('from', true) });
+  add({ name: 'cities-size', title: 'Cities by population, 5 shards: cost vs size', x: { title: 'size' }, y: { title: 'median ms per page' }, points: points('size', true) });
+  return charts;
+}
