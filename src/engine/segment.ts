@@ -29,6 +29,8 @@ export interface SegmentDoc {
   id: string;
   seq: number;
   values: DocValues;
+  /** A custom `_routing`, if the document was written with one. */
+  routing?: string;
 }
 
 export class Segment {
@@ -37,6 +39,11 @@ export class Segment {
     /** The storage sequence number of each document: the key of its `_source`. */
     readonly seqs: Float64Array,
     readonly columns: Map<string, FieldColumn>,
+    /**
+     * The custom `_routing` of the documents written with one, by local ordinal (usually empty),
+     * so that a hit carries its `_routing` without reading the stored document.
+     */
+    readonly routings: ReadonlyMap<number, string>,
   ) {}
 
   get count(): number {
@@ -56,10 +63,13 @@ export class Segment {
     for (const [field, family] of fields) {
       columns.set(field, family === 'number' ? numberColumn(docs, field) : keywordColumn(docs, field));
     }
+    const routings = new Map<number, string>();
+    docs.forEach((d, i) => d.routing !== undefined && routings.set(i, d.routing));
     return new Segment(
       docs.map((d) => d.id),
       Float64Array.from(docs, (d) => d.seq),
       columns,
+      routings,
     );
   }
 
@@ -67,9 +77,12 @@ export class Segment {
   static concat(parts: readonly { segment: Segment; locals: ArrayLike<number> }[]): Segment {
     const ids: string[] = [];
     const seqs: number[] = [];
+    const routings = new Map<number, string>();
     const fields = new Map<string, FieldColumn['kind']>();
     for (const { segment, locals } of parts) {
       for (let i = 0; i < locals.length; i++) {
+        const routing = segment.routings.size > 0 ? segment.routings.get(locals[i]) : undefined;
+        if (routing !== undefined) routings.set(ids.length, routing);
         ids.push(segment.ids[locals[i]]);
         seqs.push(segment.seqs[locals[i]]);
       }
@@ -79,7 +92,7 @@ export class Segment {
     for (const [field, kind] of fields) {
       columns.set(field, kind === 'number' ? concatNumbers(parts, field, ids.length) : concatKeywords(parts, field, ids.length));
     }
-    return new Segment(ids, Float64Array.from(seqs), columns);
+    return new Segment(ids, Float64Array.from(seqs), columns, routings);
   }
 }
 

@@ -107,7 +107,7 @@ export class Shard {
     const replaced = this.remove(id);
     this.#tombstones.delete(id);
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
-    this.#buffer.set(seq, { id, seq, values });
+    this.#buffer.set(seq, { id, seq, values, ...(routing !== undefined && { routing }) });
     const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
     this.#ids.set(id, location);
     return { location, replaced };

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
+import { Engine } from '../../src/engine/engine.ts';
 import { shardFor } from '../../src/engine/routing.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
-import { tempEngine } from './helpers.ts';
+import { DocStore } from '../../src/store/doc-store.ts';
+import { tempDir, tempEngine } from './helpers.ts';
 
 describe('search with routing', () => {
   let engine: Engine;
@@ -21,5 +22,35 @@ describe('search with routing', () => {
     expect(response._shards.total).toBe(1);
     expect(response.hits.hits.map((h) => h._id).sort()).toEqual(expected.sort());
     expect(response.hits.total).toEqual({ value: expected.length, relation: 'eq' });
+  });
+});
+
+describe('_routing on hits', () => {
+  const routingOf = (i: number) => (i % 3 === 0 ? `user-${i % 7}` : undefined);
+  const routed = (engine: Engine, source: false | undefined) =>
+    engine
+      .search('r', searchRequest({ size: 200, sort: [{ kind: 'field', field: 'i', order: 'asc', missing: '_last' }], ...(source === false && { source }) }))
+      .hits.hits.map((h) => [h._id, h._routing]);
+  const expected = Array.from({ length: 120 }, (_, i) => [String(i), routingOf(i)]);
+
+  it('comes from the segment, with or without _source, across merges and a restart', async () => {
+    const { dir, remove } = tempDir();
+    let engine = Engine.open(DocStore.open(dir));
+    try {
+      await engine.createIndex('r', { settings: { number_of_shards: 2 } });
+      // Twelve refreshes of ten documents: more segments than a shard keeps, so some are merged.
+      for (let at = 0; at < 120; at += 10) {
+        const ops = Array.from({ length: 10 }, (_, j) => ({ action: 'index' as const, index: 'r', id: String(at + j), source: { i: at + j }, routing: routingOf(at + j) }));
+        await engine.write(ops, 'true');
+      }
+      expect(routed(engine, false)).toEqual(expected);
+      expect(routed(engine, undefined)).toEqual(expected);
+      await engine.close();
+      engine = Engine.open(DocStore.open(dir));
+      expect(routed(engine, false)).toEqual(expected);
+    } finally {
+      await engine.close();
+      remove();
+    }
   });
 });

@@ -97,14 +97,15 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
 
 function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: ReturnType<typeof planSort>, load: SourceLoader): Hit {
   const { segment } = entry.live;
-  const stored = load(target, entry.shard, segment.seqs[entry.local]);
   const hit: Hit = {
     _index: target.index.name,
     _id: segment.ids[entry.local],
     _score: !plan.byField || plan.tracksScore ? 1.0 : null,
   };
-  if (stored?.routing !== undefined) hit._routing = stored.routing;
-  if (request.source !== false) hit._source = filterSource(stored?.source ?? {}, request.source);
+  const routing = segment.routings.get(entry.local);
+  if (routing !== undefined) hit._routing = routing;
+  // Storage is read for `_source` only: everything else a hit carries lives in the segment.
+  if (request.source !== false) hit._source = filterSource(load(target, entry.shard, segment.seqs[entry.local])?.source ?? {}, request.source);
   if (plan.byField) hit.sort = plan.values(entry.target, entry.live, entry.local);
   return hit;
 }
