@@ -32,8 +32,15 @@ export interface Chart {
   points: Point[];
 }
 
+/** 0, 10, 100, 1k, 10k, 100k, 1M: d3's `~s` would put a shared prefix on a whole axis (`0k` for 100). */
+const SHORT_NUMBER = "datum.value >= 1e6 ? format(datum.value / 1e6, '~r') + 'M' : datum.value >= 1e3 ? format(datum.value / 1e3, '~r') + 'k' : format(datum.value, '~r')";
+
 export async function renderChart(chart: Chart): Promise<string> {
-  const facets = chart.points.some((p) => p.row !== undefined) || chart.points.some((p) => p.column !== undefined);
+  const rows = distinct(chart.points.map((p) => p.row));
+  const columns = distinct(chart.points.map((p) => p.column));
+  const facets = rows.length > 0 || columns.length > 0;
+  // Ticks at the measured x values only: the sweeps are powers of ten, and a log axis would add 20, 30, 200…
+  const ticks = distinct(chart.points.map((p) => p.x)).sort((a, b) => a - b);
   const layer = {
     mark: { type: 'line' as const, point: true, strokeWidth: 1.5 },
     encoding: {
@@ -42,7 +49,7 @@ export async function renderChart(chart: Chart): Promise<string> {
         type: 'quantitative' as const,
         title: chart.x.title,
         scale: chart.x.scale === 'symlog' ? { type: 'symlog' as const } : { type: 'log' as const },
-        axis: { format: '~s', labelFlush: true },
+        axis: { labelExpr: SHORT_NUMBER, labelFlush: true, values: ticks },
       },
       y: { field: 'y', type: 'quantitative' as const, title: chart.y.title, scale: { type: 'log' as const }, axis: { format: '~g' } },
       color: { field: 'series', type: 'nominal' as const, title: null, legend: { orient: 'bottom' as const, columns: 4 } },
@@ -60,8 +67,8 @@ export async function renderChart(chart: Chart): Promise<string> {
     ? ({
         ...base,
         facet: {
-          ...(chart.points.some((p) => p.row !== undefined) && { row: { field: 'row', type: 'nominal', title: null, sort: null } }),
-          ...(chart.points.some((p) => p.column !== undefined) && { column: { field: 'column', type: 'nominal', title: null, sort: null } }),
+          ...(rows.length > 0 && { row: { field: 'row', type: 'nominal', title: null, sort: rows } }),
+          ...(columns.length > 0 && { column: { field: 'column', type: 'nominal', title: null, sort: columns } }),
         },
         spec: { width: 220, height: 170, ...layer },
         resolve: { scale: { y: 'shared' } },
@@ -71,4 +78,9 @@ export async function renderChart(chart: Chart): Promise<string> {
   const svg = await view.toSVG();
   view.finalize();
   return svg + '\n';
+}
+
+/** The defined values, each once, in order of first appearance. */
+function distinct<T>(values: (T | undefined)[]): T[] {
+  return [...new Set(values.filter((v): v is T => v !== undefined))];
 }
