@@ -8,7 +8,8 @@
  *                                           # the HTTP from/size sweep against another
  *                                           # Elasticsearch-compatible endpoint, beside deeppage
  *
- * Each suite writes bench/results/<suite>.json, <suite>.md and <suite>-*.svg (or under `--out`).
+ * Each suite writes bench/results/<suite>.json, <suite>.md and <suite>-*.svg (a quick run writes
+ * under bench/results/quick/, which git ignores; `--out DIR` writes elsewhere).
  * Progress goes to stderr; the Markdown summaries go to stdout.
  */
 import { readFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ suites (default: all):
 ${SUITES.map((s) => `  ${s.name.padEnd(8)} ${s.summary}`).join('\n')}
 
   --quick        a short run (about two minutes for all suites)
-  --out DIR      where to write results (default: bench/results)
+  --out DIR      where to write results (default: bench/results, or bench/results/quick)
   --url URL      also sweep from/size over HTTP against this Elasticsearch-compatible endpoint
   --index NAME   the index to sweep there (default: cities)
   --sort FIELD   the numeric field to sort by, descending (default: population)
@@ -40,7 +41,7 @@ async function main(): Promise<number> {
     options: {
       quick: { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
-      out: { type: 'string', default: 'bench/results' },
+      out: { type: 'string' },
       url: { type: 'string' },
       index: { type: 'string', default: 'cities' },
       sort: { type: 'string', default: 'population' },
@@ -60,6 +61,8 @@ async function main(): Promise<number> {
   const names = positionals.length > 0 ? positionals : values.url ? ['http'] : SUITES.map((s) => s.name);
   const mode: Mode = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full';
   const remote = values.url ? { url: values.url.replace(/\/+$/, ''), index: values.index!, sort: values.sort! } : undefined;
+  // A quick run never overwrites the committed full run's figures.
+  const out = values.out ?? (mode === 'full' ? 'bench/results' : `bench/results/${mode}`);
   const ctx = consoleContext(mode, remote);
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const started = performance.now();
@@ -70,9 +73,9 @@ async function main(): Promise<number> {
     ctx.log(`== ${suite.name}: ${suite.summary}`);
     const output = await suite.run(ctx);
     const info = { suite: suite.name, command, mode, date: new Date().toISOString(), node: process.version, machine: machine() };
-    const files = await writeSuite(values.out!, info, output);
-    ctx.log(`== ${suite.name} done in ${seconds(t0)} s: ${files.map((f) => `${values.out}/${f}`).join(', ')}`);
-    process.stdout.write(readFileSync(`${values.out}/${suite.name}.md`, 'utf8') + '\n');
+    const files = await writeSuite(out, info, output);
+    ctx.log(`== ${suite.name} done in ${seconds(t0)} s: ${files.map((f) => `${out}/${f}`).join(', ')}`);
+    process.stdout.write(readFileSync(`${out}/${suite.name}.md`, 'utf8') + '\n');
   }
   ctx.log(`all done in ${seconds(started)} s`);
   return 0;
