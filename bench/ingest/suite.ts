@@ -1,9 +1,92 @@
-import type { Suite } from '../lib/suite.ts';
+/**
+ * Ingest suite: the real server, started empty as a child process, loads `products(n)` over
+ * `_bulk`; then what the documents cost in resident memory and on disk.
+ *
+ * Every batch must answer `errors: false` and `_count` must equal n after the final `_refresh`,
+ * or the suite refuses to report.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { products } from '../lib/corpus.ts';
+import type { Row } from '../lib/results.ts';
+import { WrongAnswer, type Mode, type Suite, type SuiteContext } from '../lib/suite.ts';
+import { startDeeppage, withChild } from '../lib/child-server.ts';
+import { esCount, esCreateIndex } from '../lib/es-client.ts';
+import { quantile } from '../lib/format.ts';
+import { bulkLoad } from './bulk-load.ts';
+import { diskOf, memoryOf } from './footprint.ts';
+import { ingestMarkdown } from './report.ts';
+
+interface Profile {
+  docs: number;
+  /** How long to let the server settle before reading its memory, in ms. */
+  settleMs: number;
+}
+
+const PROFILES: Record<Mode, Profile> = {
+  full: { docs: 1_000_000, settleMs: 2000 },
+  quick: { docs: 200_000, settleMs: 1000 },
+  smoke: { docs: 2_000, settleMs: 100 },
+};
+
+const INDEX = 'products';
+const SHARDS = 5;
+const BATCH = 5000;
 
 export const ingestSuite: Suite = {
   name: 'ingest',
-  summary: 'TODO',
-  async run() {
-    throw new Error('not written yet');
+  summary: 'bulk-load products over HTTP into the real server: docs/s, memory and disk per document',
+  async run(ctx: SuiteContext) {
+    const { docs, settleMs } = PROFILES[ctx.mode];
+    const corpus = products(docs);
+    ctx.log(`deeppage (child process, started empty), ${corpus.name}`);
+    return withChild(startDeeppage({ seed: false, log: ctx.log }), ctx.log, async (server) => {
+      await sleep(settleMs);
+      const empty = memoryOf(server.pid);
+      await esCreateIndex(server.url, INDEX, SHARDS, corpus.mappings);
+      const bar = ctx.progress(`ingest ${corpus.name}`, docs);
+      const load = await bulkLoad(server.url, corpus, INDEX, BATCH, bar).finally(() => bar.stop());
+      const indexed = await esCount(server.url, INDEX);
+      if (indexed !== docs) throw new WrongAnswer(`${INDEX}: _count is ${indexed} after loading ${docs} documents and refreshing`);
+      await sleep(settleMs);
+      const loaded = memoryOf(server.pid);
+      const disk = diskOf(server.dataDir!);
+
+      let sourceBytes = 0;
+      for (let i = 0; i < docs; i++) sourceBytes += Buffer.byteLength(JSON.stringify(corpus.source(i)));
+      const rates = Float64Array.from(load.batches, (b) => (b.docs * 1000) / b.ms).sort();
+      const overall = (docs * 1000) / load.ms;
+      const params = { docs, batch: BATCH, shards: SHARDS, in_flight: 1 };
+      const one = (value: number) => ({ median: value, min: value, max: value, samples: 1 });
+      const rows: Row[] = [
+        { group: 'ingest', strategy: 'deeppage', params: { measure: 'overall', ...params }, unit: 'docs/s', ...one(overall) },
+        { group: 'ingest', strategy: 'deeppage', params: { measure: 'batch', ...params }, unit: 'docs/s', median: quantile(rates, 0.5), min: rates[0], max: rates[rates.length - 1], samples: rates.length },
+        { group: 'memory', strategy: 'deeppage', params: { measure: 'rss_start', docs }, unit: 'bytes', ...one(empty.rss) },
+        { group: 'memory', strategy: 'deeppage', params: { measure: 'rss_end', docs }, unit: 'bytes', ...one(loaded.rss) },
+        ...(loaded.peak ? [{ group: 'memory', strategy: 'deeppage', params: { measure: 'rss_peak', docs }, unit: 'bytes' as const, ...one(loaded.peak) }] : []),
+        { group: 'memory', strategy: 'deeppage', params: { measure: 'disk', docs }, unit: 'bytes', ...one(disk.allocated) },
+        { group: 'memory', strategy: 'deeppage', params: { measure: 'rss', docs }, unit: 'bytes/doc', ...one((loaded.rss - empty.rss) / docs) },
+        { group: 'memory', strategy: 'deeppage', params: { measure: 'disk', docs }, unit: 'bytes/doc', ...one(disk.allocated / docs) },
+        { group: 'memory', strategy: 'deeppage', params: { measure: 'ndjson', docs }, unit: 'bytes/doc', ...one(load.bytes / docs) },
+        { group: 'memory', strategy: 'deeppage', params: { measure: 'source', docs }, unit: 'bytes/doc', ...one(sourceBytes / docs) },
+      ];
+      ctx.log(`  ${Math.round(overall)} docs/s overall, batches ${Math.round(rates[0])}–${Math.round(rates[rates.length - 1])} docs/s; RSS ${mb(empty.rss)} → ${mb(loaded.rss)} MB, disk ${mb(disk.allocated)} MB`);
+      return {
+        rows,
+        markdown: ingestMarkdown(rows, corpus.name, settleMs),
+        charts: [],
+        notes: {
+          data: `${corpus.name}: bench/lib/corpus.ts products(${docs}), { price, category, name } with ids p0…, mappings ${JSON.stringify(corpus.mappings)}`,
+          server: '`node --import tsx src/server.ts` as a child process, DEEPPAGE_SEED=false, an empty temporary data directory (removed afterwards); default refresh interval',
+          load: `POST /_bulk, NDJSON (application/x-ndjson), batches of ${BATCH}, sequential: one batch in flight, the next body built while it is; wall clock ${(load.ms / 1000).toFixed(2)} s including the final _refresh`,
+          memory: `resident set size of the server process (/proc/<pid>/status VmRSS, or ps), read ${settleMs} ms after start and ${settleMs} ms after the load; peak is VmHWM`,
+          disk: `data directory after the load, blocks allocated ${disk.allocated} bytes (apparent size ${disk.apparent} bytes)`,
+          checks: ['every batch answered errors:false with one item per document', `_count of ${INDEX} equals ${docs} after the final _refresh`],
+        },
+      };
+    });
   },
 };
+
+function mb(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
+}

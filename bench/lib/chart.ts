@@ -52,7 +52,7 @@ export async function renderChart(chart: Chart): Promise<string> {
         axis: { labelExpr: SHORT_NUMBER, labelFlush: true, values: ticks },
       },
       y: { field: 'y', type: 'quantitative' as const, title: chart.y.title, scale: { type: 'log' as const }, axis: { format: '~g' } },
-      color: { field: 'series', type: 'nominal' as const, title: null, legend: { orient: 'bottom' as const, columns: 4 } },
+      color: { field: 'series', type: 'nominal' as const, title: null, legend: { orient: 'bottom' as const, columns: 4, labelLimit: 320 } },
       tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'y' }],
     },
   };

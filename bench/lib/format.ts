@@ -21,3 +21,11 @@ export function table(headers: string[], rows: string[][], align?: string): stri
   const rule = headers.map((_, i) => (a[i] === 'r' ? '---:' : '---'));
   return [headers, rule, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
+
+/** The q-quantile (0 ≤ q ≤ 1) of ascending values, interpolated linearly between neighbours. */
+export function quantile(sorted: Float64Array, q: number): number {
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo);
+}

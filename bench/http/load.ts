@@ -1,0 +1,115 @@
+/**
+ * One autocannon run in this process, bounded by a duration or a request count, refused when any
+ * answer is not 2xx, any connection fails or any body fails its check.
+ *
+ * Both figures come from autocannon's per-response event. Latencies are its hrtime durations (ms
+ * with µs resolution): its own histogram keeps whole milliseconds, too coarse for a sub-millisecond
+ * page. Requests per second are counted here per interval, so that an interval without an answer
+ * counts as 0 (autocannon's histogram leaves zeros out of its minimum but not of its median).
+ */
+import { quantile } from '../lib/format.ts';
+import autocannon from 'autocannon';
+import type { Timing } from '../lib/measure.ts';
+import { WrongAnswer } from '../lib/suite.ts';
+
+/** Run for a number of seconds, or until a number of answers. */
+export type Bound = { seconds: number } | { requests: number };
+
+export interface LoadSpec {
+  /** The whole request URL, path and query included. */
+  url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  connections: number;
+  bound: Bound;
+  /**
+   * The throughput sampling interval in ms (1000: per-second samples). Also autocannon's
+   * `sampleInt`, at whose ticks it checks whether the run is over.
+   */
+  sampleMs: number;
+  /** Every answer's body must pass this, or the run is refused. */
+  verifyBody?: (body: string) => boolean;
+}
+
+export interface LoadResult {
+  /** Answers per second, over the sampling intervals. */
+  rate: Timing;
+  /** Per-request latency in ms; `samples` is the number of answers. */
+  latency: Timing;
+  /** The 99th percentile of the latency, in ms. */
+  p99: number;
+  seconds: number;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const answered: number[] = []; // when each answer came, in ms from the start
+  const started = performance.now();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: spec.url,
+        method: spec.method ?? 'GET',
+        body: spec.body,
+        headers: spec.headers,
+        connections: spec.connections,
+        sampleInt: spec.sampleMs,
+        timeout: 60,
+        // Stop at the first failed connection or body check: the run is refused anyway.
+        bailout: 1,
+        ...('seconds' in spec.bound ? { duration: spec.bound.seconds } : { amount: spec.bound.requests }),
+        ...(spec.verifyBody && { verifyBody: (body: string | Buffer | undefined) => spec.verifyBody!(String(body ?? '')) }),
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status < 200 || status >= 300) return;
+      latencies.push(ms);
+      answered.push(performance.now() - started);
+    });
+  });
+  const what = `${spec.method ?? 'GET'} ${spec.url}`;
+  if (result.errors > 0) throw new WrongAnswer(`${what}: ${result.errors} failed connections (${result.timeouts} timeouts)`);
+  if (result.non2xx > 0) throw new WrongAnswer(`${what}: ${result.non2xx} answers not 2xx (${statusCounts(result)})`);
+  if (result.mismatches > 0) throw new WrongAnswer(`${what}: ${result.mismatches} answers failed the body check`);
+  if (latencies.length === 0) throw new WrongAnswer(`${what}: no answers`);
+
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    rate: perSecond(answered, spec.sampleMs),
+    latency: { median: round(quantile(sorted, 0.5)), min: round(sorted[0]), max: round(sorted[sorted.length - 1]), samples: sorted.length },
+    p99: round(quantile(sorted, 0.99)),
+    seconds: result.duration,
+  };
+}
+
+/**
+ * Answers per second in each whole interval up to the last answer, or over that whole span when it
+ * is shorter than one interval.
+ */
+function perSecond(answered: number[], intervalMs: number): Timing {
+  const span = Math.max(answered[answered.length - 1], 1e-3);
+  const intervals = Math.floor(span / intervalMs);
+  if (intervals === 0) {
+    const rate = (answered.length * 1000) / span;
+    return { median: rate, min: rate, max: rate, samples: 1 };
+  }
+  const counts = new Float64Array(intervals);
+  for (const at of answered) {
+    const i = Math.floor(at / intervalMs);
+    if (i < intervals) counts[i]++;
+  }
+  counts.sort();
+  const scale = 1000 / intervalMs;
+  return { median: quantile(counts, 0.5) * scale, min: counts[0] * scale, max: counts[intervals - 1] * scale, samples: intervals };
+}
+
+/** The q-quantile of ascending values, interpolating between neighbours. */
+function statusCounts(result: autocannon.Result): string {
+  return Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}: ${count}`).join(', ');
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1e4) / 1e4;
+}

@@ -1,0 +1,137 @@
+/**
+ * Requests per second and latency at a fixed number of connections, for the hello-world ceiling
+ * and deeppage's shallow page, deep page and bulk ingest. Each endpoint prepares and checks one
+ * answer of its own before a warm-up run and the timed run.
+ */
+import { bulkBody, products } from '../lib/corpus.ts';
+import type { Row } from '../lib/results.ts';
+import { WrongAnswer } from '../lib/suite.ts';
+import { esBulk, esCount, esCreateIndex, esOk, esRefresh } from '../lib/es-client.ts';
+import { runLoad, type Bound, type LoadResult } from './load.ts';
+import { checkedPage, pagePath, type Target } from './page.ts';
+
+export interface Endpoint {
+  name: string;
+  /** Who answers: `hono` (the bare framework) or `deeppage`. */
+  strategy: string;
+  url: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Documents written per request (bulk). */
+  docs?: number;
+  /** Sets up what the endpoint needs and checks one answer; throws WrongAnswer. */
+  prepare(): Promise<void>;
+  /** Every timed answer's body must pass this. */
+  verifyBody?(body: string): boolean;
+  /** Checks the server's state after the timed run. */
+  verifyAfter?(): Promise<void>;
+}
+
+export interface LoadProfile {
+  connections: number;
+  warmup: Bound;
+  load: Bound;
+  sampleMs: number;
+}
+
+export interface Throughput {
+  endpoint: Endpoint;
+  result: LoadResult;
+}
+
+export async function measureThroughput(endpoint: Endpoint, profile: LoadProfile, log: (line: string) => void): Promise<Throughput> {
+  await endpoint.prepare();
+  const spec = {
+    url: endpoint.url + endpoint.path,
+    method: endpoint.method,
+    body: endpoint.body,
+    headers: endpoint.headers,
+    connections: profile.connections,
+    sampleMs: profile.sampleMs,
+    verifyBody: endpoint.verifyBody,
+  };
+  // Warm-up answers are thrown away, so their sampling interval does not matter: a short one ends the run on time.
+  await runLoad({ ...spec, bound: profile.warmup, sampleMs: 100 });
+  const result = await runLoad({ ...spec, bound: profile.load });
+  await endpoint.verifyAfter?.();
+  const docs = endpoint.docs ? `, ${Math.round(result.rate.median * endpoint.docs)} docs/s` : '';
+  log(`  ${endpoint.name.padEnd(11)} ${result.rate.median.toFixed(0)} req/s${docs}, latency p50 ${result.latency.median.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.latency.samples} requests in ${result.seconds} s)`);
+  return { endpoint, result };
+}
+
+export function throughputRows({ endpoint, result }: Throughput, connections: number): Row[] {
+  const params = { endpoint: endpoint.name, request: `${endpoint.method} ${endpoint.path}`, connections };
+  const row = { group: 'throughput', strategy: endpoint.strategy, params };
+  const rows: Row[] = [
+    { ...row, unit: 'req/s', ...result.rate },
+    { ...row, unit: 'ms', ...result.latency },
+  ];
+  if (endpoint.docs) {
+    const { median, min, max, samples } = result.rate;
+    rows.push({ ...row, unit: 'docs/s', median: median * endpoint.docs, min: min * endpoint.docs, max: max * endpoint.docs, samples });
+  }
+  return rows;
+}
+
+export function helloEndpoint(url: string): Endpoint {
+  return {
+    name: 'hello-world',
+    strategy: 'hono',
+    url,
+    method: 'GET',
+    path: '/',
+    async prepare() {
+      const { body } = await esOk<{ hello?: string }>(url, 'GET', '/');
+      if (body.hello !== 'world') throw new WrongAnswer(`hello-world: GET / answered ${JSON.stringify(body)}`);
+    },
+  };
+}
+
+/** Page `from` of 10 on `target`, which holds `total` documents. */
+export function pageEndpoint(name: string, target: Target, from: number, total: number): Endpoint {
+  return {
+    name,
+    strategy: target.name,
+    url: target.url,
+    method: 'GET',
+    path: pagePath(target, from, 10),
+    async prepare() {
+      await checkedPage(target, from, 10, total);
+    },
+  };
+}
+
+export const BULK_INDEX = 'bench-bulk';
+export const BULK_DOCS = 1000;
+
+/**
+ * One `_bulk` body of BULK_DOCS products with ids p0…p(BULK_DOCS − 1), sent on every request: the
+ * first creates the documents, every later one overwrites them, so the index stays BULK_DOCS big.
+ */
+export function bulkEndpoint(url: string): Endpoint {
+  const corpus = products(BULK_DOCS);
+  const path = `/${BULK_INDEX}/_bulk`;
+  const body = bulkBody(corpus, BULK_INDEX, 0, BULK_DOCS);
+  return {
+    name: 'bulk',
+    strategy: 'deeppage',
+    url,
+    method: 'POST',
+    path,
+    body,
+    headers: { 'content-type': 'application/x-ndjson' },
+    docs: BULK_DOCS,
+    async prepare() {
+      await esCreateIndex(url, BULK_INDEX, 5, corpus.mappings);
+      await esBulk(url, path, body, BULK_DOCS);
+    },
+    verifyBody: (answer) => answer.includes('"errors":false'),
+    async verifyAfter() {
+      await esRefresh(url, BULK_INDEX);
+      const count = await esCount(url, BULK_INDEX);
+      if (count !== BULK_DOCS) throw new WrongAnswer(`${BULK_INDEX}: _count is ${count} after the bulk runs, expected ${BULK_DOCS} (every request overwrites the same ids)`);
+    },
+  };
+}

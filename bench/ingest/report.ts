@@ -1,0 +1,38 @@
+/** The ingest suite's summary: load speed, and what the documents cost in memory and on disk. */
+import { count, table } from '../lib/format.ts';
+import type { Row, Unit } from '../lib/results.ts';
+
+export function ingestMarkdown(rows: Row[], corpus: string, settleMs: number): string {
+  const find = (group: string, measure: string, unit: Unit) => rows.find((r) => r.group === group && r.params.measure === measure && r.unit === unit);
+  const overall = find('ingest', 'overall', 'docs/s')!, batch = find('ingest', 'batch', 'docs/s')!;
+  const { docs, batch: size, shards } = overall.params;
+  const lines: string[][] = [
+    ['overall', `${count(overall.median)} docs/s`, `${count(docs)} documents / the wall clock from the first batch sent to the final \`_refresh\` answered`],
+    ['per batch', `${count(batch.median)} docs/s (${count(batch.min)}–${count(batch.max)})`, `median (min–max) over ${batch.samples} batch${batch.samples === 1 ? '' : 'es'} of ${count(size)} / the batch's round trip`],
+  ];
+  const bytes = (measure: string, unit: Unit, label: string, meaning: string) => {
+    const row = find('memory', measure, unit);
+    if (row) lines.push([label, unit === 'bytes' ? mib(row.median) : `${count(row.median)} bytes`, meaning]);
+  };
+  bytes('rss_start', 'bytes', 'resident memory, empty', 'the server process just started, before the index is created');
+  bytes('rss_end', 'bytes', 'resident memory, loaded', `after the load and \`_refresh\`, ${settleMs} ms later`);
+  bytes('rss_peak', 'bytes', 'peak resident memory', 'the most the process held (VmHWM), parsing batches included');
+  bytes('disk', 'bytes', 'data directory', 'blocks allocated under the data directory (LMDB: sources and metadata)');
+  bytes('rss', 'bytes/doc', 'memory per document', '(loaded − empty) / documents: columns, ids, segments, and heap not yet returned');
+  bytes('disk', 'bytes/doc', 'on disk per document', 'data directory / documents');
+  bytes('ndjson', 'bytes/doc', 'NDJSON per document', 'the `_bulk` bodies sent / documents, action lines included');
+  bytes('source', 'bytes/doc', '`_source` per document', 'the JSON of a document alone, for comparison');
+  return [
+    '## Ingest',
+    '',
+    `\`${corpus}\` (bench/lib/corpus.ts) into \`products\`, ${shards} shards, over \`_bulk\` in batches of ${count(size)} with one batch in flight;`,
+    'the server is a child process started empty (DEEPPAGE_SEED=false). Every batch answered `errors: false` and `_count` matched.',
+    '',
+    table(['figure', 'value', 'what it means'], lines, 'lrl'),
+    '',
+  ].join('\n');
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}

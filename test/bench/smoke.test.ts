@@ -1,0 +1,42 @@
+/**
+ * Keeps the benchmark code from rotting: the real runner, every suite, in smoke form (tiny inputs,
+ * a sample or two), into a temporary directory. It asserts the outputs exist and hold what they
+ * should, never a timing.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../engine/helpers.ts';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url);
+const SUITES = ['kernels', 'engine', 'http', 'ingest'];
+
+describe('npm run bench (smoke)', () => {
+  const { dir, remove } = tempDir();
+  afterAll(remove);
+
+  it('runs every suite and writes JSON, Markdown and SVG charts', { timeout: 180_000 }, async () => {
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/run.ts', '--smoke', '--out', dir], { cwd: root, maxBuffer: 64 << 20 });
+    for (const suite of SUITES) {
+      expect(stdout).toContain(`# deeppage benchmark: ${suite}`);
+      const report = JSON.parse(readFileSync(`${dir}/${suite}.json`, 'utf8'));
+      expect(report).toMatchObject({ suite, mode: 'smoke', node: process.version, machine: { cpus: expect.any(Number) } });
+      expect(report.rows.length).toBeGreaterThan(0);
+      for (const row of report.rows) {
+        expect(row).toMatchObject({ group: expect.any(String), strategy: expect.any(String), unit: expect.any(String), samples: expect.any(Number) });
+        expect(row.min).toBeLessThanOrEqual(row.median);
+        expect(row.median).toBeLessThanOrEqual(row.max);
+      }
+      const markdown = readFileSync(`${dir}/${suite}.md`, 'utf8');
+      for (const [, svg] of markdown.matchAll(/\]\(([^)]+\.svg)\)/g)) {
+        expect(readFileSync(`${dir}/${svg}`, 'utf8')).toMatch(/^<svg[^>]*>[\s\S]*<\/svg>\s*$/);
+      }
+    }
+    const engine = JSON.parse(readFileSync(`${dir}/engine.json`, 'utf8'));
+    const strategies = new Set(engine.rows.map((r: { strategy: string }) => r.strategy));
+    expect([...strategies].sort()).toEqual(['deeppage', 'es-style-js', 'naive-sort', 'orama']);
+    expect(existsSync(`${dir}/engine-from.svg`) && existsSync(`${dir}/engine-size.svg`)).toBe(true);
+  });
+});
