@@ -186,6 +186,13 @@ export class Engine {
     return targets;
   }
 
+  /** ES's `_cache/clear`: every matching index drops its search caches. */
+  clearCaches(expression?: string): SearchIndex[] {
+    const targets = this.resolve(expression);
+    for (const index of targets) index.clearCaches();
+    return targets;
+  }
+
   /** Stops refresh timers and closes storage; pending writes finish first. */
   async close(): Promise<void> {
     for (const index of this.#indices.values()) index.close();

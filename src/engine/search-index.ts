@@ -8,6 +8,7 @@ import { badRequest, EsError, illegalArgument } from './errors.ts';
 import { Mappings, sortFamily, type DocValues } from './mapping.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
+import { forgetSortedOrders } from './search/query-phase.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
 
@@ -170,6 +171,15 @@ export class SearchIndex {
     }
     this.shards[shard].put(doc.id, values, doc.version, doc.routing, seq);
     return problem;
+  }
+
+  /**
+   * Drops what searches keep between requests: the snapshot's global ordinals and every segment's
+   * sorted orders. Answers stay the same; the next searches rebuild what they need.
+   */
+  clearCaches(): void {
+    this.#snapshot.cache.clear();
+    for (const shard of this.#snapshot.shards) for (const live of shard.segments) forgetSortedOrders(live.segment);
   }
 
   /** Makes all writes so far visible to searches (the given shards only, if any). */

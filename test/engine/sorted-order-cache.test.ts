@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
+import { sortedOrderCount } from '../../src/engine/search/query-phase.ts';
 import { searchRequest, type SortClause } from '../../src/engine/search/request.ts';
 import { tempEngine } from './helpers.ts';
 
@@ -43,5 +44,15 @@ describe('cached segment orders', () => {
     check();
     for (let round = 0; round < 12; round++) await write([[String(300 + round), round % 3 === 0 ? 1000 : 50], [String(round * 7), undefined]]);
     check();
+  });
+
+  it('clearCaches drops the kept orders, and the next pages are the same', () => {
+    const segments = () => engine.resolveOne('c').snapshot().shards.flatMap((shard) => shard.segments.map((live) => live.segment));
+    const all = expected();
+    expect(page(all.length - 7, 10)).toEqual(all.slice(-7));
+    expect(segments().some((segment) => sortedOrderCount(segment) > 0)).toBe(true);
+    engine.clearCaches('c');
+    expect(segments().every((segment) => sortedOrderCount(segment) === 0)).toBe(true);
+    for (const from of [0, 150, all.length - 7]) expect(page(from, 10)).toEqual(all.slice(from, from + 10));
   });
 });

@@ -173,6 +173,7 @@ describe('GET, HEAD and DELETE /{index}', () => {
     ['POST', '/nope/_search'],
     ['GET', '/nope/_count'],
     ['POST', '/nope/_refresh'],
+    ['POST', '/nope/_cache/clear'],
   ])('%s %s answers 404 index_not_found_exception with ES fields', async (method, path) => {
     const res = await t.json(method, path);
     expect(res.status).toBe(404);
@@ -184,5 +185,17 @@ describe('GET, HEAD and DELETE /{index}', () => {
     expect((await t.json('DELETE', '/b*')).status).toBe(400);
     expect((await t.json('DELETE', '/_all')).status).toBe(400);
     expect(t.engine.has('books')).toBe(true);
+  });
+});
+
+describe('POST _cache/clear', () => {
+  it('answers the broadcast _shards of every matching index, and only POST is allowed', async () => {
+    await t.json('PUT', '/books', { settings: { number_of_shards: 3 } });
+    await t.json('PUT', '/films', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
+    expect((await t.json('POST', '/books/_cache/clear')).body).toEqual({ _shards: { total: 6, successful: 3, failed: 0 } });
+    expect((await t.json('POST', '/_cache/clear')).body).toEqual({ _shards: { total: 8, successful: 5, failed: 0 } });
+    const get = await t.json('GET', '/books/_cache/clear');
+    expect(get.status).toBe(405);
+    expect(get.body.error.reason).toBe('Incorrect HTTP method for uri [/books/_cache/clear] and method [GET], allowed: [POST]');
   });
 });

@@ -46,6 +46,16 @@ export function topLive(keys: SortKey[], live: LiveSegment, want: number, sortId
   return order.subarray(0, k);
 }
 
+/** Drops the sorted orders a segment keeps (ES's `_cache/clear`): the next deep page sorts it again. */
+export function forgetSortedOrders(segment: Segment): void {
+  sortedOrders.delete(segment);
+}
+
+/** How many sorted orders a segment keeps, for tests and stats. */
+export function sortedOrderCount(segment: Segment): number {
+  return sortedOrders.get(segment)?.size ?? 0;
+}
+
 /** The best k live documents of the segment, best first. */
 function pickLive(keys: SortKey[], live: LiveSegment, k: number): Uint32Array {
   const n = live.segment.count;

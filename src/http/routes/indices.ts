@@ -10,14 +10,16 @@ import { VERSION } from '../version.ts';
 export function indexRoutes(engine: Engine): Hono {
   const app = new Hono();
 
-  const refresh = (expression?: string) => {
-    const indices = engine.refresh(expression);
+  /** The `_shards` of a broadcast to every primary (replicas are counted but do not exist). */
+  const broadcast = (indices: SearchIndex[]) => {
     const primaries = indices.reduce((n, i) => n + i.shards.length, 0);
     const copies = indices.reduce((n, i) => n + i.shards.length * (1 + i.settings.numberOfReplicas), 0);
     return { _shards: { total: copies, successful: primaries, failed: 0 } };
   };
-  app.on(['GET', 'POST'], '/_refresh', (c) => send(c, 200, refresh()));
-  app.on(['GET', 'POST'], '/:index/_refresh', (c) => send(c, 200, refresh(c.req.param('index'))));
+  app.on(['GET', 'POST'], '/_refresh', (c) => send(c, 200, broadcast(engine.refresh())));
+  app.on(['GET', 'POST'], '/:index/_refresh', (c) => send(c, 200, broadcast(engine.refresh(c.req.param('index')))));
+  app.post('/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches())));
+  app.post('/:index/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches(c.req.param('index')))));
 
   app.get('/:index/_mapping', (c) => {
     const indices = engine.resolve(c.req.param('index'));
