@@ -31,6 +31,7 @@ ${SUITES.map((s) => `  ${s.name.padEnd(8)} ${s.summary}`).join('\n')}
   --quick        a short run (about two minutes for all suites)
   --out DIR      where to write results (default: bench/results, or bench/results/quick)
   --url URL      also sweep from/size over HTTP against this Elasticsearch-compatible endpoint
+                 (credentials as http://user:password@host:9200 are sent as Basic auth)
   --index NAME   the index to sweep there (default: cities)
   --sort FIELD   the numeric field to sort by, descending (default: population)
 `;
@@ -64,7 +65,9 @@ async function main(): Promise<number> {
   // A quick run never overwrites the committed full run's figures.
   const out = values.out ?? (mode === 'full' ? 'bench/results' : `bench/results/${mode}`);
   const ctx = consoleContext(mode, remote);
-  const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+  // Recorded in every result file: a password given in --url must not be.
+  const args = process.argv.slice(2).map((arg) => arg.replace(/\/\/[^/@\s]*@/, '//***@'));
+  const command = ['npm run bench', ...(args.length > 0 ? ['--', ...args] : [])].join(' ');
   const started = performance.now();
   ctx.log(`deeppage benchmark (${mode}), node ${process.version}: ${names.join(', ')}`);
   for (const name of names) {

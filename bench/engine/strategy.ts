@@ -28,5 +28,10 @@ export interface OpenStrategy {
   page(from: number, size: number): Answer | Promise<Answer>;
   /** Untimed: the corpus positions of an answer's documents, for the checks. */
   docs(answer: Answer): ArrayLike<number>;
+  /**
+   * Drops whatever the strategy keeps between pages (deeppage: `_cache/clear`). When present, the
+   * suite also times each page right after it, as `<name>-cold`: what a first page costs.
+   */
+  forget?(): void;
   close(): Promise<void>;
 }

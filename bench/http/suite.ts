@@ -64,7 +64,7 @@ export const httpSuite: Suite = {
     const log = ctx.log;
     // A remote that cannot answer should fail the run before anything is started.
     const remote: Target | undefined = ctx.remote && { name: `remote ${new URL(ctx.remote.url).host}`, url: ctx.remote.url, index: ctx.remote.index, field: ctx.remote.sort };
-    if (remote) log(`remote: ${remote.url}, ${remote.index}, ${await esCount(remote.url, remote.index)} documents`);
+    if (remote) log(`remote: ${remote.name.slice('remote '.length)}, ${remote.index}, ${await esCount(remote.url, remote.index)} documents`);
 
     log('throughput: hello-world (bare Hono, child process)');
     const throughput: Throughput[] = [await withChild(startHello(log), log, (hello) => measureThroughput(helloEndpoint(hello.url), profile.load, log))];

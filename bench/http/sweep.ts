@@ -8,7 +8,7 @@
  */
 import type { Row } from '../lib/results.ts';
 import { WrongAnswer } from '../lib/suite.ts';
-import { esCount } from '../lib/es-client.ts';
+import { esCount, withoutCredentials } from '../lib/es-client.ts';
 import { runLoad } from './load.ts';
 import { checkedPage, pagePath, type Target } from './page.ts';
 
@@ -80,10 +80,11 @@ export async function sweep(targets: Target[], points: SweepPoint[], budget: Pag
   const rows: Row[] = [];
   for (const { from, size, groups } of points) {
     for (const target of targets) {
-      const url = target.url + pagePath(target, from, size);
-      const warm = await runLoad({ url, connections: 1, bound: { requests: WARMUP }, sampleMs: SAMPLE_MS });
+      const { url: base, headers } = withoutCredentials(target.url);
+      const url = base + pagePath(target, from, size);
+      const warm = await runLoad({ url, headers, connections: 1, bound: { requests: WARMUP }, sampleMs: SAMPLE_MS });
       const requests = Math.min(budget.max, Math.max(budget.min, Math.round(budget.ms / warm.latency.median)));
-      const { latency } = await runLoad({ url, connections: 1, bound: { requests }, sampleMs: SAMPLE_MS });
+      const { latency } = await runLoad({ url, headers, connections: 1, bound: { requests }, sampleMs: SAMPLE_MS });
       for (const group of groups) rows.push({ group, strategy: target.name, params: { from, size, index: target.index, sort: target.field }, unit: 'ms', ...latency });
       log(`  from=${String(from).padEnd(5)} size=${String(size).padEnd(5)} ${target.name.padEnd(24)} p50 ${latency.median.toFixed(3)} ms (min ${latency.min.toFixed(3)}, max ${latency.max.toFixed(3)}, ${latency.samples} requests)`);
     }

@@ -14,14 +14,29 @@ export interface EsAnswer {
   ms: number;
 }
 
-export async function esRequest(base: string, method: string, path: string, body?: string, contentType = 'application/json'): Promise<EsAnswer> {
+/**
+ * A base URL with credentials (`https://user:secret@host:9200`, as for a secured cluster) split into
+ * the URL without them and the Basic `authorization` header they stand for: fetch refuses URLs with
+ * credentials, and they must not reach logs or result files.
+ */
+export function withoutCredentials(base: string): { url: string; headers: Record<string, string> } {
+  const url = new URL(base);
+  if (url.username === '' && url.password === '') return { url: base, headers: {} };
+  const user = decodeURIComponent(url.username), password = decodeURIComponent(url.password);
+  url.username = url.password = '';
+  const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  return { url: url.href.replace(/\/$/, ''), headers: { authorization } };
+}
+
+export async function esRequest(endpoint: string, method: string, path: string, body?: string, contentType = 'application/json'): Promise<EsAnswer> {
   const started = performance.now();
+  const { url: base, headers } = withoutCredentials(endpoint);
   let response: Response;
   try {
     response = await fetch(base + path, {
       method,
       body,
-      headers: body === undefined ? {} : { 'content-type': contentType },
+      headers: body === undefined ? headers : { ...headers, 'content-type': contentType },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
@@ -39,8 +54,9 @@ export async function esRequest(base: string, method: string, path: string, body
 }
 
 /** A request that must answer `status` (default 200); returns the parsed body and the time taken. */
-export async function esOk<T>(base: string, method: string, path: string, body?: string, options: { status?: number; contentType?: string } = {}): Promise<{ body: T; ms: number }> {
-  const answer = await esRequest(base, method, path, body, options.contentType);
+export async function esOk<T>(endpoint: string, method: string, path: string, body?: string, options: { status?: number; contentType?: string } = {}): Promise<{ body: T; ms: number }> {
+  const answer = await esRequest(endpoint, method, path, body, options.contentType);
+  const base = withoutCredentials(endpoint).url;
   const want = options.status ?? 200;
   if (answer.status !== want) {
     throw new WrongAnswer(`${method} ${base}${path}: status ${answer.status}, expected ${want}: ${JSON.stringify(answer.json).slice(0, 300)}`);

@@ -7,6 +7,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server.ts';
+import { withoutCredentials } from '../../bench/lib/es-client.ts';
 import { tempDir } from '../engine/helpers.ts';
 
 const run = promisify(execFile);
@@ -38,5 +40,36 @@ describe('npm run bench (smoke)', () => {
     const strategies = new Set(engine.rows.map((r: { strategy: string }) => r.strategy));
     expect([...strategies].sort()).toEqual(['deeppage', 'es-style-js', 'naive-sort', 'orama']);
     expect(existsSync(`${dir}/engine-from.svg`) && existsSync(`${dir}/engine-size.svg`)).toBe(true);
+  });
+});
+
+describe('npm run bench -- --url (smoke)', () => {
+  it('sweeps another endpoint beside deeppage, sending credentials from the URL as Basic auth and recording none', { timeout: 120_000 }, async () => {
+    const data = tempDir(), out = tempDir();
+    const remote = await startServer({ dataDir: data.dir, port: 0 });
+    try {
+      await remote.engine.createIndex('towns', { settings: { number_of_shards: 2 }, mappings: { properties: { population: { type: 'long' } } } });
+      await remote.engine.write(Array.from({ length: 50 }, (_, i) => ({ action: 'index' as const, index: 'towns', id: `t${i}`, source: { population: (i * 37) % 11 } })), 'true');
+      const url = remote.url.replace('//', '//bench:s3cret@');
+      await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out.dir, '--url', url, '--index', 'towns', '--sort', 'population'], { cwd: root, maxBuffer: 64 << 20 });
+      const report = readFileSync(`${out.dir}/http.json`, 'utf8');
+      expect(report).not.toContain('s3cret');
+      const host = new URL(remote.url).host;
+      const rows = JSON.parse(report).rows as { group: string; strategy: string }[];
+      expect(rows.filter((r) => r.strategy === `remote ${host}`).map((r) => r.group)).toEqual(expect.arrayContaining(['from', 'size']));
+      expect(rows.some((r) => r.strategy === 'deeppage' && r.group === 'from')).toBe(true);
+    } finally {
+      await remote.close();
+      data.remove();
+      out.remove();
+    }
+  });
+
+  it('splits credentials off a base URL', () => {
+    expect(withoutCredentials('http://localhost:9200')).toEqual({ url: 'http://localhost:9200', headers: {} });
+    expect(withoutCredentials('https://elastic:p%40ss@es.example:9243')).toEqual({
+      url: 'https://es.example:9243',
+      headers: { authorization: `Basic ${Buffer.from('elastic:p@ss').toString('base64')}` },
+    });
   });
 });

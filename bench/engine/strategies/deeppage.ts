@@ -29,7 +29,7 @@ export const deeppage: Strategy = {
       const index = 'bench';
       const n = corpus.ids.length;
       await engine.createIndex(index, {
-        settings: { number_of_shards: shards, max_result_window: Math.max(n, 10_000), refresh_interval: '-1' },
+        settings: { number_of_shards: shards, max_result_window: 2 ** 31 - 1, refresh_interval: '-1' },
         mappings: corpus.mappings,
       });
       const bar = ctx.progress(`deeppage: indexing ${corpus.name} on ${shards} shard${shards === 1 ? '' : 's'}`, n);
@@ -47,6 +47,7 @@ export const deeppage: Strategy = {
       return {
         page: (from, size) => engine.search(index, searchRequest({ from, size, sort, source: false })).hits.hits,
         docs: (hits) => (hits as Hit[]).map((hit) => position.get(hit._id)!),
+        forget: () => void engine.clearCaches(index),
         close: async () => {
           await engine.close();
           rmSync(dir, { recursive: true, force: true });
