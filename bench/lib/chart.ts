@@ -49,7 +49,7 @@ export async function renderChart(chart: Chart): Promise<string> {
         type: 'quantitative' as const,
         title: chart.x.title,
         scale: chart.x.scale === 'symlog' ? { type: 'symlog' as const } : { type: 'log' as const },
-        axis: { labelExpr: SHORT_NUMBER, labelFlush: true, values: ticks },
+        axis: { labelExpr: SHORT_NUMBER, labelFlush: true, labelOverlap: false, values: ticks },
       },
       y: { field: 'y', type: 'quantitative' as const, title: chart.y.title, scale: { type: 'log' as const }, axis: { format: '~g' } },
       color: { field: 'series', type: 'nominal' as const, title: null, legend: { orient: 'bottom' as const, columns: 4, labelLimit: 320 } },
