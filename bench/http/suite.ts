@@ -67,10 +67,10 @@ export const httpSuite: Suite = {
     if (remote) log(`remote: ${remote.name.slice('remote '.length)}, ${remote.index}, ${await esCount(remote.url, remote.index)} documents`);
 
     log('throughput: hello-world (bare Hono, child process)');
-    const throughput: Throughput[] = [await withChild(startHello(log), log, (hello) => measureThroughput(helloEndpoint(hello.url), profile.load, log))];
+    const throughput: Throughput[] = [await withChild(startHello(log), (hello) => measureThroughput(helloEndpoint(hello.url), profile.load, log))];
 
     log(`deeppage (child process, ${profile.cities === 'seed' ? 'seeded with the cities' : `${profile.cities} cities over _bulk`})`);
-    return withChild(startDeeppage({ seed: profile.cities === 'seed', log }), log, async (server) => {
+    return withChild(startDeeppage({ seed: profile.cities === 'seed', log }), async (server) => {
       const local = await citiesTarget(server.url, profile.cities);
       const total = await esCount(local.url, local.index);
       log('throughput: deeppage');

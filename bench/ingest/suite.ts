@@ -39,7 +39,7 @@ export const ingestSuite: Suite = {
     const { docs, settleMs } = PROFILES[ctx.mode];
     const corpus = products(docs);
     ctx.log(`deeppage (child process, started empty), ${corpus.name}`);
-    return withChild(startDeeppage({ seed: false, log: ctx.log }), ctx.log, async (server) => {
+    return withChild(startDeeppage({ seed: false, log: ctx.log }), async (server) => {
       await sleep(settleMs);
       const empty = memoryOf(server.pid);
       await esCreateIndex(server.url, INDEX, SHARDS, corpus.mappings);

@@ -60,7 +60,7 @@ export function startHello(log: (line: string) => void): Promise<ChildServer> {
 }
 
 /** Runs `use` with a started child; the child's output is logged if `use` fails, and the child is always stopped. */
-export async function withChild<T>(start: Promise<ChildServer>, log: (line: string) => void, use: (child: ChildServer) => Promise<T>): Promise<T> {
+export async function withChild<T>(start: Promise<ChildServer>, use: (child: ChildServer) => Promise<T>): Promise<T> {
   const child = await start;
   try {
     return await use(child);
