@@ -30,6 +30,9 @@ export function engineMarkdown(rows: Row[], strategies: Strategy[]): string {
   });
   out.push(table(['strategy', 'what one page does', 'checked'], described), '');
   out.push('deeppage keeps a segment\'s sorted order once a deep page under that sort has asked for it, until the segment\'s deletes change; the sweeps run deep pages before timing, so `deeppage` is that steady state and `deeppage-cold` the first page.', '');
+  if (rows.some((r) => r.strategy === 'sqlite-keyset')) {
+    out.push('`sqlite-keyset` is not a `from`/`size` page: it seeks past a hit the client already holds, so reaching depth `from` means having fetched the page before it. It is here as the floor a client can reach when it pages strictly forward.', '');
+  }
   for (const setup of setups(rows)) {
     const here = rows.filter((r) => r.params.corpus === setup.corpus && r.params.shards === setup.shards);
     const names = [...new Set(here.map((r) => r.strategy))];
