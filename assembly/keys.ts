@@ -7,10 +7,11 @@
 // (missing first) or the image of a stand-in value (Elasticsearch's `missing: <value>`). Real values
 // never map to MIN or MAX, so missing-last/first entries sort strictly after/before every value.
 //
-// Entries compare by the images of key 0, then key 1, … then by run index, then by position.
-// Top-k has one run, so its final tie-break is the document ordinal: lower ordinal first.
+// Top-k reads one column per key, entries compare by key 0, key 1, … then by entry (lower first).
+// The run kernels (rank.ts, merge.ts) read a table of sorted runs: entries compare by key 0, key 1,
+// … then by run index, then by position in the run (Lucene's TopDocs.merge tie-break).
 
-/** Bytes per key in a spec: u32 column address, u32 flags, f64 missing stand-in. */
+/** Bytes per key in a spec: u32 column address (top-k only), u32 flags, f64 missing stand-in. */
 export const SPEC_BYTES: usize = 16;
 export const MAX_KEYS: i32 = 4;
 export const FLAG_DESC: u32 = 1;
@@ -44,7 +45,7 @@ let count: i32 = 0;
   return select<i64>(missing, sortable ^ dir, x != x);
 }
 
-/** Image of key `j` at entry `e` (an index into the key's column). */
+/** Image of key `j` at entry `e` of the spec's columns (top-k). */
 @inline export function imageAt(j: i32, e: u32): i64 {
   return imageOf(load<f64>(column(j) + ((<usize>e) << 3)), dirMask(j), missingImage(j));
 }
@@ -78,19 +79,69 @@ export function tailBefore(ea: u32, eb: u32): bool {
   return ea < eb;
 }
 
-/** The full order between entry `ea` of run `ra` and entry `eb` of run `rb`. */
-export function entryBefore(ea: u32, ra: u32, eb: u32, rb: u32): bool {
-  for (let j = 0; j < count; j++) {
-    const a = imageAt(j, ea);
-    const b = imageAt(j, eb);
-    if (a != b) return a < b;
-  }
-  if (ra != rb) return ra < rb;
-  return ea < eb;
-}
-
 /** The order of (primary image, entry) pairs, with the rest of the keys as the tie-break. */
 @inline export function pairBefore(ia: i64, ea: u32, ib: i64, eb: u32): bool {
   if (ia != ib) return ia < ib;
   return count == 1 ? ea < eb : tailBefore(ea, eb);
+}
+
+// ---- Run tables ----------------------------------------------------------------------------
+// A run table holds, per run, RUN_BYTES: u32 length, u32 reserved, then per key (up to MAX_KEYS)
+// a 16-byte slot: u32 address of the run's values (f64, in run order), u32 address of a map (0:
+// none) and f64 offset. A present value v reads as map[v] (when there is a map) plus the offset
+// (when not 0): keyword runs keep segment-local ordinals and map them to global ones, `_doc` runs
+// keep positions and add the segment's base. NaN (missing) passes through both unchanged.
+
+export const RUN_BYTES: usize = 8 + 16 * <usize>MAX_KEYS;
+
+let table: usize = 0;
+
+/** Makes the run table at `at` the one the run kernels read. */
+export function loadRuns(at: usize): void {
+  table = at;
+}
+
+@inline export function runLength(r: u32): u32 {
+  return load<u32>(table + (<usize>r) * RUN_BYTES);
+}
+
+@inline function keySlot(r: u32, j: i32): usize {
+  return table + (<usize>r) * RUN_BYTES + 8 + ((<usize>j) << 4);
+}
+
+/** The comparable value of key `j` at position `p` of run `r`. */
+@inline export function runValue(r: u32, j: i32, p: u32): f64 {
+  const slot = keySlot(r, j);
+  let v = load<f64>((<usize>load<u32>(slot)) + ((<usize>p) << 3));
+  const map = <usize>load<u32>(slot, 4);
+  if (map != 0 && v == v) v = load<f64>(map + ((<usize><u32>v) << 3));
+  const offset = load<f64>(slot, 8);
+  // Adding 0 would turn -0 into +0, which sorts differently.
+  return offset != 0 ? v + offset : v;
+}
+
+@inline export function runImage(r: u32, j: i32, p: u32): i64 {
+  return imageOf(runValue(r, j, p), dirMask(j), missingImage(j));
+}
+
+/** The full order between position `pa` of run `ra` and position `pb` of run `rb`, key 0 included. */
+export function runBefore(ra: u32, pa: u32, rb: u32, pb: u32): bool {
+  for (let j = 0; j < count; j++) {
+    const a = runImage(ra, j, pa);
+    const b = runImage(rb, j, pb);
+    if (a != b) return a < b;
+  }
+  if (ra != rb) return ra < rb;
+  return pa < pb;
+}
+
+/** The order on keys 1.. (key 0 compared equal), then run, then position. */
+export function runTailBefore(ra: u32, pa: u32, rb: u32, pb: u32): bool {
+  for (let j = 1; j < count; j++) {
+    const a = runImage(ra, j, pa);
+    const b = runImage(rb, j, pb);
+    if (a != b) return a < b;
+  }
+  if (ra != rb) return ra < rb;
+  return pa < pb;
 }

@@ -1,19 +1,18 @@
-// Coordinator k-way merge: the entries at merged positions [from, from+size) of S sorted runs.
+// Coordinator k-way merge: the entries at merged positions [from, from+size) of R sorted runs.
 //
 // Rank selection (rank.ts) finds where position `from` falls in every run, so skipped entries are
-// never merged; the page then comes out of a loser tree (Knuth 5.4.1) whose S leaves are the runs'
+// never merged; the page then comes out of a loser tree (Knuth 5.4.1) whose R leaves are the runs'
 // current heads. Each internal node keeps the image and tie of the loser of its match, so a replay
 // is one compare and a few selects per level, with no data-dependent branch for a single key.
 // A node's tie is the run index, or run + L once the run is spent, so spent runs lose every match.
 // Equal keys order by run index, then position in the run (Lucene's TopDocs.merge).
 
-import { alloc, mark, release } from "./arena";
+import { alloc, free } from "./heap";
 import { setU32, u32At } from "./mem";
-import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage } from "./keys";
+import { keyCount, loadRuns, loadSpec, runImage, runLength, runValue, imageOf, dirMask, missingImage } from "./keys";
 import { splits } from "./rank";
 
-let starts: usize = 0;
-let cursor: usize = 0; // per run: global entry index of its head, in the tree being built
+let cursor: usize = 0; // per leaf: the position of its run's head
 let leaves: u32 = 0; // L: runs rounded up to a power of two
 let runs_: u32 = 0;
 
@@ -26,74 +25,69 @@ let runs_: u32 = 0;
 }
 
 /**
- * Writes the run (u32) and position within the run (u32) of merged entries [from, from+size) to
- * `outRun` and `outPos`; returns how many were written: min(size, total - from), 0 past the end.
+ * Writes the run (u32) and position within the run (u32) of merged entries [from, from+size) of the
+ * `runs` runs in `table` to `outRun` and `outPos`; returns how many were written: min(size,
+ * total - from), 0 past the end.
  */
 export function mergeRuns(
-  spec: usize, keys: i32, runStarts: usize, runs: u32,
+  spec: usize, keys: i32, table: usize, runs: u32,
   from: u32, size: u32, outRun: usize, outPos: usize,
 ): u32 {
   loadSpec(spec, keys);
-  const total = u32At(runStarts, runs) - u32At(runStarts, 0);
-  if (runs == 0 || from >= total || size == 0) return 0;
-  const count = min(size, total - from);
-  const m = mark();
-  starts = runStarts;
+  loadRuns(table);
+  let total: u64 = 0;
+  for (let r: u32 = 0; r < runs; r++) total += runLength(r);
+  if (runs == 0 || <u64>from >= total || size == 0) return 0;
+  const count = <u32>min(<u64>size, total - from);
   runs_ = runs;
   leaves = 1;
   while (leaves < runs) leaves <<= 1;
-  if (keyCount() > 1) mergeMulti(from, count, outRun, outPos);
-  else mergeSingle(from, count, outRun, outPos);
-  release(m);
+  let w = plant(from);
+  if (keyCount() > 1) mergeMulti(w, count, outRun, outPos);
+  else mergeSingle(w, count, outRun, outPos);
+  free(cursor);
   return count;
 }
 
-/**
- * Allocates the tree (at `cursor`) with the runs' heads at merged rank `rank`, plays it, and
- * returns the winner's tie.
- */
+/** Allocates the tree (at `cursor`) with the runs' heads at merged rank `rank`, plays it, and returns the winner's tie. */
 function plant(rank: u32): u32 {
   cursor = alloc((<usize>leaves) << 4);
-  splits(starts, runs_, rank, cursor);
-  for (let s: u32 = 0; s < runs_; s++) setU32(cursor, s, u32At(cursor, s) + u32At(starts, s));
+  splits(runs_, rank, cursor);
   return build(treeImages(cursor), treeTies(cursor));
 }
 
-function mergeMulti(from: u32, count: u32, outRun: usize, outPos: usize): void {
-  let w = plant(from);
+function mergeMulti(w: u32, count: u32, outRun: usize, outPos: usize): void {
   const t = cursor;
   for (let i: u32 = 0; i < count; i++) {
     const run = w & (leaves - 1);
-    const e = u32At(cursor, run);
+    const p = u32At(cursor, run);
     setU32(outRun, i, run);
-    setU32(outPos, i, e - u32At(starts, run));
-    setU32(cursor, run, e + 1);
+    setU32(outPos, i, p);
+    setU32(cursor, run, p + 1);
     w = replayMulti(treeImages(t), treeTies(t), run);
   }
 }
 
-function mergeSingle(from: u32, count: u32, outRun: usize, outPos: usize): void {
-  let w = plant(from);
-  const t = cursor;
-  const keys = column(0), dir = dirMask(0), miss = missingImage(0);
-  for (let i: u32 = 0; i < count; i++) w = step(t, w, i, outRun, outPos, keys, dir, miss);
+function mergeSingle(w: u32, count: u32, outRun: usize, outPos: usize): void {
+  const dir = dirMask(0), miss = missingImage(0);
+  for (let i: u32 = 0; i < count; i++) w = step(cursor, w, i, outRun, outPos, dir, miss);
 }
 
 /**
  * Emits tree t's winner `w` as output i, advances its run and replays the run's path with selects
  * (no data-dependent branch); returns the new winner.
  */
-@inline function step(t: usize, w: u32, i: u32, outRun: usize, outPos: usize, keys: usize, dir: i64, miss: i64): u32 {
+@inline function step(t: usize, w: u32, i: u32, outRun: usize, outPos: usize, dir: i64, miss: i64): u32 {
   const run = w & (leaves - 1);
   const nodeImg = treeImages(t), nodeTie = treeTies(t);
-  const e = u32At(t, run);
+  const p = u32At(t, run);
   store<u32>(outRun + ((<usize>i) << 2), run);
-  store<u32>(outPos + ((<usize>i) << 2), e - u32At(starts, run));
-  const next = e + 1;
+  store<u32>(outPos + ((<usize>i) << 2), p);
+  const next = p + 1;
   store<u32>(t + ((<usize>run) << 2), next);
-  const live = next < u32At(starts, run + 1);
+  const live = next < runLength(run);
   // A spent run's head reads its last entry instead; the select discards the value.
-  const v = imageOf(load<f64>(keys + ((<usize>select<u32>(next, e, live)) << 3)), dir, miss);
+  const v = imageOf(runValue(run, 0, select<u32>(next, p, live)), dir, miss);
   let wi = select<i64>(v, i64.MAX_VALUE, live);
   let wt = select<u32>(run, run + leaves, live);
   let node = (run + leaves) >> 1;
@@ -110,17 +104,20 @@ function mergeSingle(from: u32, count: u32, outRun: usize, outPos: usize): void 
   return wt;
 }
 
+@inline function liveLeaf(s: u32): bool {
+  return s < runs_ && u32At(cursor, s) < runLength(s);
+}
+
 /** The head of leaf s as (image, tie); spent runs and padding leaves lose to everything. */
 @inline function head(s: u32): i64 {
-  return s < runs_ && u32At(cursor, s) < u32At(starts, s + 1) ? imageAt(0, u32At(cursor, s)) : i64.MAX_VALUE;
+  return liveLeaf(s) ? runImage(s, 0, u32At(cursor, s)) : i64.MAX_VALUE;
 }
 @inline function tieOf(s: u32): u32 {
-  return s < runs_ && u32At(cursor, s) < u32At(starts, s + 1) ? s : s + leaves;
+  return liveLeaf(s) ? s : s + leaves;
 }
 
 /** Plays the initial tournament bottom-up, filling the nodes with losers; returns the winner's tie. */
 function build(nodeImg: usize, nodeTie: usize): u32 {
-  const m = mark();
   // Winners of each subtree, indexed like the internal nodes (1..L-1), with the leaves at L..2L-1.
   const wImg = alloc((<usize>leaves) << 4), wTie = alloc((<usize>leaves) << 3);
   for (let s: u32 = 0; s < leaves; s++) {
@@ -137,7 +134,8 @@ function build(nodeImg: usize, nodeTie: usize): u32 {
     setU32(nodeTie, node, leftWins ? rt : lt);
   }
   const w = leaves > 1 ? u32At(wTie, 1) : u32At(wTie, leaves);
-  release(m);
+  free(wImg);
+  free(wTie);
   return w;
 }
 
@@ -145,9 +143,9 @@ function build(nodeImg: usize, nodeTie: usize): u32 {
 function before(ia: i64, ta: u32, ib: i64, tb: u32): bool {
   if (ia != ib) return ia < ib;
   if (keyCount() > 1 && ta < leaves && tb < leaves) {
-    const ea = u32At(cursor, ta), eb = u32At(cursor, tb);
+    const pa = u32At(cursor, ta), pb = u32At(cursor, tb);
     for (let j = 1; j < keyCount(); j++) {
-      const a = imageAt(j, ea), b = imageAt(j, eb);
+      const a = runImage(ta, j, pa), b = runImage(tb, j, pb);
       if (a != b) return a < b;
     }
   }

@@ -1,7 +1,7 @@
 // Sorting and selection over (image, entry) pairs held in two parallel arrays:
 // `img` (i64 per pair) and `ent` (u32 per pair), in the order of keys.ts (pairBefore).
 
-import { alloc, mark, release } from "./arena";
+import { alloc, free } from "./heap";
 import { pairBefore } from "./keys";
 
 @inline function imgAt(img: usize, i: u32): i64 {
@@ -91,13 +91,13 @@ function median3(img: usize, ent: usize, a: u32, b: u32, c: u32): u32 {
  */
 export function keepFirst(img: usize, ent: usize, n: u32, k: u32): u32 {
   if (k >= n) return n;
-  const m = mark();
   const cImg = alloc((<usize>n) << 3), cEnt = alloc((<usize>n) << 2);
   memory.copy(cImg, img, (<usize>n) << 3);
   memory.copy(cEnt, ent, (<usize>n) << 2);
   select(cImg, cEnt, n, k - 1);
   const tv = imgAt(cImg, k - 1), te = entAt(cEnt, k - 1);
-  release(m);
+  free(cImg);
+  free(cEnt);
   let kept: u32 = 0;
   for (let i: u32 = 0; i < n; i++) {
     const v = imgAt(img, i), e = entAt(ent, i);
@@ -141,7 +141,6 @@ function presorted(img: usize, ent: usize, n: u32): bool {
  */
 export function radixSort(img: usize, ent: usize, n: u32): void {
   if (n < 2 || presorted(img, ent, n)) return;
-  const m = mark();
   const hist = alloc(8 * 256 * 4);
   memory.fill(hist, 0, 8 * 256 * 4);
   for (let i: u32 = 0; i < n; i++) {
@@ -156,7 +155,8 @@ export function radixSort(img: usize, ent: usize, n: u32): void {
     count(hist, 7, u);
   }
   let srcImg = img, srcEnt = ent;
-  let dstImg = alloc((<usize>n) << 3), dstEnt = alloc((<usize>n) << 2);
+  const tmpImg = alloc((<usize>n) << 3), tmpEnt = alloc((<usize>n) << 2);
+  let dstImg = tmpImg, dstEnt = tmpEnt;
   const first = <u64>imgAt(img, 0) ^ SIGN;
   for (let d: u32 = 0; d < 8; d++) {
     const h = hist + ((<usize>d) << 10);
@@ -183,5 +183,7 @@ export function radixSort(img: usize, ent: usize, n: u32): void {
     memory.copy(img, srcImg, (<usize>n) << 3);
     memory.copy(ent, srcEnt, (<usize>n) << 2);
   }
-  release(m);
+  free(hist);
+  free(tmpImg);
+  free(tmpEnt);
 }

@@ -1,116 +1,148 @@
-// Rank selection in a union of sorted runs (Frederickson–Johnson): for a global rank r, the offset
-// in every run such that the first r entries of the merged order are exactly the runs' prefixes.
+// Rank selection in a union of sorted runs (Frederickson–Johnson): for a global rank k, the
+// position in every run such that the first k entries of the merged order are exactly the runs'
+// prefixes up to those positions.
 //
-// Runs are given as `starts` (S+1 u32 entry offsets into the key columns; run s is entries
-// [starts[s], starts[s+1])), each sorted in the order of keys.ts; equal keys order by run, then
-// position. Each run keeps a window [lo, hi] known to contain its split. A round takes the
-// weighted median of the windows' middle entries as a pivot, counts by binary search how many
-// entries of each window precede it, and shrinks every window to one side of the pivot: at least a
-// quarter of the total window goes each round, so O(log n) rounds of O(S log n) work.
+// Each run keeps a window [lo, hi] known to contain its split. It starts as tight as the counts
+// allow: a run gives at most k entries and at least k minus everything the other runs hold, so the
+// first and the last pages start with windows of about `size` per run. A round takes the weighted
+// median of the windows' middle entries as the pivot, counts by binary search how many entries of
+// each window precede it, and moves every window to one side of the pivot: at least a quarter of the
+// total window goes each round, so O(log n) rounds of O(R log n) work for R runs.
+//
+// Why clamped counts decide the pivot's side exactly: entries below a window are in the prefix and
+// entries at or above it are not. If the pivot is in the prefix, every entry preceding it is too,
+// so each clamped count is at most its run's split and the pivot's own run counts one fewer than
+// its split: the sum is below k. If it is not, no entry from the pivot on is, each clamped count is
+// at least its split, and the sum is at least k.
 
-import { alloc, mark, release } from "./arena";
+import { alloc, free } from "./heap";
 import { setU32, u32At } from "./mem";
-import { entryBefore, imageAt, loadSpec } from "./keys";
+import { keyCount, loadRuns, loadSpec, runImage, runLength, runTailBefore } from "./keys";
 
-/** Writes S u32 split offsets (positions within each run) to `out` for the global `rank`. */
-export function rankSelect(spec: usize, keys: i32, starts: usize, runs: u32, rank: u32, out: usize): void {
+/** Writes to `out` (u32 per run) each run's count of entries among the first `rank` of the merged order. */
+export function rankSelect(spec: usize, keys: i32, table: usize, runs: u32, rank: u32, out: usize): void {
   loadSpec(spec, keys);
-  splits(starts, runs, rank, out);
+  loadRuns(table);
+  splits(runs, rank, out);
 }
 
-/** rankSelect with the spec already loaded. */
-export function splits(starts: usize, runs: u32, rank: u32, out: usize): void {
-  const total = u32At(starts, runs) - u32At(starts, 0);
-  if (rank >= total) {
-    for (let s: u32 = 0; s < runs; s++) setU32(out, s, u32At(starts, s + 1) - u32At(starts, s));
+let seed: u32 = 0x2545f491;
+
+/** rankSelect with the spec and the run table already loaded. */
+export function splits(runs: u32, rank: u32, out: usize): void {
+  let total: u64 = 0;
+  for (let r: u32 = 0; r < runs; r++) total += runLength(r);
+  if (<u64>rank >= total) {
+    for (let r: u32 = 0; r < runs; r++) setU32(out, r, runLength(r));
     return;
   }
-  const m = mark();
   const lo = out;
   const hi = alloc((<usize>runs) << 2);
   const cand = alloc((<usize>runs) << 2);
-  const candImg = alloc((<usize>runs) << 3);
-  for (let s: u32 = 0; s < runs; s++) {
-    setU32(lo, s, 0);
-    setU32(hi, s, u32At(starts, s + 1) - u32At(starts, s));
+  const counts = alloc((<usize>runs) << 2);
+  for (let r: u32 = 0; r < runs; r++) {
+    const len = runLength(r);
+    const others = total - len;
+    setU32(lo, r, <u64>rank > others ? <u32>(<u64>rank - others) : 0);
+    setU32(hi, r, min(len, rank));
   }
   while (true) {
     let sumLo: u64 = 0, sumHi: u64 = 0, weight: u64 = 0, n: u32 = 0;
-    for (let s: u32 = 0; s < runs; s++) {
-      const l = u32At(lo, s), h = u32At(hi, s);
+    for (let r: u32 = 0; r < runs; r++) {
+      const l = u32At(lo, r), h = u32At(hi, r);
       sumLo += l;
       sumHi += h;
       if (h > l) {
-        setU32(cand, n, s);
-        store<i64>(candImg + ((<usize>n) << 3), imageAt(0, u32At(starts, s) + l + ((h - l) >> 1)));
-        n++;
+        setU32(cand, n++, r);
         weight += h - l;
       }
     }
-    if (sumLo == rank || n == 0) break;
-    if (sumHi == rank) {
+    if (sumLo == <u64>rank || n == 0) break;
+    if (sumHi == <u64>rank) {
       memory.copy(lo, hi, (<usize>runs) << 2);
       break;
     }
-    sortCandidates(cand, candImg, n, starts, lo, hi);
-    // Weighted median: the first middle entry at which half the window weight is reached.
-    let acc: u64 = 0, pick: u32 = 0;
-    for (; pick < n - 1; pick++) {
-      const s = u32At(cand, pick);
-      acc += u32At(hi, s) - u32At(lo, s);
-      if (acc * 2 >= weight) break;
-    }
-    const pRun = u32At(cand, pick);
-    const pPos = u32At(lo, pRun) + ((u32At(hi, pRun) - u32At(lo, pRun)) >> 1);
-    const pEntry = u32At(starts, pRun) + pPos;
-    // Counts clamped to the windows decide the pivot's side exactly (see the module note).
+    const pRun = weightedMedian(cand, n, weight, lo, hi);
+    const pPos = middle(lo, hi, pRun);
+    const pImg = runImage(pRun, 0, pPos);
     let before: u64 = 0;
-    for (let s: u32 = 0; s < runs; s++) {
-      const c = s == pRun ? pPos : precedingIn(starts, s, u32At(lo, s), u32At(hi, s), pEntry, pRun);
-      setU32(cand, s, c); // cand is free again: reuse it for the counts
+    for (let r: u32 = 0; r < runs; r++) {
+      const c = r == pRun ? pPos : precedingIn(r, u32At(lo, r), u32At(hi, r), pImg, pRun, pPos);
+      setU32(counts, r, c);
       before += c;
     }
     const inPrefix = before < <u64>rank;
-    for (let s: u32 = 0; s < runs; s++) {
-      const c = u32At(cand, s);
-      if (inPrefix) setU32(lo, s, s == pRun ? c + 1 : c);
-      else setU32(hi, s, c);
+    for (let r: u32 = 0; r < runs; r++) {
+      const c = u32At(counts, r);
+      if (inPrefix) setU32(lo, r, r == pRun ? c + 1 : c);
+      else setU32(hi, r, c);
     }
   }
-  release(m);
+  free(hi);
+  free(cand);
+  free(counts);
 }
 
-/** Position of the first entry in window [lo, hi) of run s that does not precede the pivot; lo..hi. */
-function precedingIn(starts: usize, s: u32, lo: u32, hi: u32, pEntry: u32, pRun: u32): u32 {
-  const base = u32At(starts, s);
+@inline function middle(lo: usize, hi: usize, r: u32): u32 {
+  const l = u32At(lo, r);
+  return l + ((u32At(hi, r) - l) >> 1);
+}
+
+/** Position of the first entry in window [lo, hi) of run r that does not precede the pivot; lo..hi. */
+function precedingIn(r: u32, lo: u32, hi: u32, pImg: i64, pRun: u32, pPos: u32): u32 {
   while (lo < hi) {
     const mid = lo + ((hi - lo) >> 1);
-    if (entryBefore(base + mid, s, pEntry, pRun)) lo = mid + 1;
+    const img = runImage(r, 0, mid);
+    const before = img != pImg ? img < pImg : runTailBefore(r, mid, pRun, pPos);
+    if (before) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** Sorts the candidate runs by their middle entries (insertion sort: S is small, a few hundred at most). */
-function sortCandidates(cand: usize, candImg: usize, n: u32, starts: usize, lo: usize, hi: usize): void {
-  for (let i: u32 = 1; i < n; i++) {
-    const s = u32At(cand, i), v = load<i64>(candImg + ((<usize>i) << 3));
-    const e = middle(starts, lo, hi, s);
-    let j = i;
-    while (j > 0) {
-      const t = u32At(cand, j - 1), tv = load<i64>(candImg + ((<usize>j - 1) << 3));
-      const before = v != tv ? v < tv : entryBefore(e, s, middle(starts, lo, hi, t), t);
-      if (!before) break;
-      setU32(cand, j, t);
-      store<i64>(candImg + ((<usize>j) << 3), tv);
-      j--;
-    }
-    setU32(cand, j, s);
-    store<i64>(candImg + ((<usize>j) << 3), v);
-  }
+/** Whether candidate run a's window middle sorts before candidate run b's. */
+function middleBefore(a: u32, b: u32, lo: usize, hi: usize): bool {
+  const pa = middle(lo, hi, a), pb = middle(lo, hi, b);
+  const ia = runImage(a, 0, pa), ib = runImage(b, 0, pb);
+  if (ia != ib) return ia < ib;
+  return keyCount() > 1 ? runTailBefore(a, pa, b, pb) : a < b;
 }
 
-@inline function middle(starts: usize, lo: usize, hi: usize, s: u32): u32 {
-  const l = u32At(lo, s);
-  return u32At(starts, s) + l + ((u32At(hi, s) - l) >> 1);
+/**
+ * The run whose window middle is the weighted median of the candidates' middles (weights: window
+ * sizes): the first, in order, at which half the total weight is reached. Quickselect on weights,
+ * expected O(n), so that hundreds of runs cost what a few do.
+ */
+function weightedMedian(cand: usize, n: u32, weight: u64, lo: usize, hi: usize): u32 {
+  let a: u32 = 0, b: u32 = n;
+  let acc: u64 = 0; // weight of the candidates known to sort before [a, b); acc * 2 < weight
+  while (b - a > 1) {
+    seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+    swap(cand, a + seed % (b - a), b - 1);
+    const pivot = u32At(cand, b - 1);
+    let i = a;
+    let left: u64 = 0;
+    for (let j = a; j < b - 1; j++) {
+      const r = u32At(cand, j);
+      if (middleBefore(r, pivot, lo, hi)) {
+        swap(cand, i++, j);
+        left += u32At(hi, r) - u32At(lo, r);
+      }
+    }
+    swap(cand, i, b - 1);
+    const own: u64 = u32At(hi, pivot) - u32At(lo, pivot);
+    if ((acc + left) * 2 >= weight) b = i;
+    else if ((acc + left + own) * 2 >= weight) return pivot;
+    else {
+      acc += left + own;
+      a = i + 1;
+    }
+  }
+  return u32At(cand, a);
+}
+
+@inline function swap(base: usize, i: u32, j: u32): void {
+  const t = u32At(base, i);
+  setU32(base, i, u32At(base, j));
+  setU32(base, j, t);
 }

@@ -12,7 +12,7 @@
 // Invariant: entries are pushed in ascending entry order and cuts keep order, so equal images
 // leave the radix sort in entry order, which is the tie-break.
 
-import { alloc, mark, release } from "./arena";
+import { alloc, free } from "./heap";
 import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage } from "./keys";
 import { insertionSort, keepFirst, radixSort, select } from "./pairs";
 
@@ -35,7 +35,6 @@ export function topK(spec: usize, keys: i32, n: u32, k: u32, out: usize): u32 {
   loadSpec(spec, keys);
   want = min(k, n);
   if (want == 0) return 0;
-  const m = mark();
   const sampled = n >= SAMPLE * 8 && (<u64>k) * 4 < <u64>n;
   cap = sampled ? min(n, max(want * 2, 256)) : n;
   bufImg = alloc((<usize>cap) << 3);
@@ -45,7 +44,8 @@ export function topK(spec: usize, keys: i32, n: u32, k: u32, out: usize): u32 {
   size = keepFirst(bufImg, bufEnt, size, want);
   sortBuffer();
   memory.copy(out, bufEnt, (<usize>want) << 2);
-  release(m);
+  free(bufImg);
+  free(bufEnt);
   return want;
 }
 
@@ -189,7 +189,6 @@ function sortBuffer(): void {
  * expected rank so that fewer than k pass only rarely.
  */
 function sampleLimit(n: u32): i64 {
-  const m = mark();
   const img = alloc((<usize>SAMPLE) << 3), ent = alloc((<usize>SAMPLE) << 2);
   const stride = n / SAMPLE;
   const dir = dirMask(0), miss = missingImage(0), keys = column(0);
@@ -207,6 +206,7 @@ function sampleLimit(n: u32): i64 {
     select(img, ent, SAMPLE, rank);
     result = load<i64>(img + ((<usize>rank) << 3));
   }
-  release(m);
+  free(img);
+  free(ent);
   return result;
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Engine } from './engine/engine.ts';
+import { parseNodeSettings } from './engine/node-settings.ts';
 import { createApp } from './http/app.ts';
 import { progressBar, type Progress } from './progress.ts';
 import { CITIES_INDEX, seedCities } from './seed/cities.ts';
@@ -25,6 +26,8 @@ export interface ServerOptions {
   seed?: boolean;
   /** Show progress bars and log lines. */
   verbose?: boolean;
+  /** Node settings by ES name (`-E name=value`), e.g. `indices.sorted_runs.cache.size`. */
+  settings?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -34,18 +37,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, seed = false, verbose = false }: ServerOptions): Promise<RunningServer> {
+export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, seed = false, verbose = false, settings }: ServerOptions): Promise<RunningServer> {
+  const nodeSettings = parseNodeSettings(settings);
   // The marker lives while the default corpus loads: if it is there at start, that load was cut short.
   const marker = join(dataDir, SEEDING_MARKER);
   const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0 || existsSync(marker);
   const store = DocStore.open(dataDir);
   const bars = new Map<string, Progress>();
-  const engine = Engine.open(store, verbose ? (index, done, total) => {
-    if (total < 10_000) return;
-    const bar = bars.get(index) ?? bars.set(index, progressBar(`loading ${index}`, total)).get(index)!;
-    bar.update(done);
-    if (done === total) bar.stop();
-  } : undefined);
+  const engine = Engine.open(store, {
+    settings: nodeSettings,
+    progress: verbose ? (index, done, total) => {
+      if (total < 10_000) return;
+      const bar = bars.get(index) ?? bars.set(index, progressBar(`loading ${index}`, total)).get(index)!;
+      bar.update(done);
+      if (done === total) bar.stop();
+    } : undefined,
+  });
   if (seed && fresh) {
     if (verbose) console.error(`deeppage: first start on ${dataDir}, loading the default corpus (cities)`);
     writeFileSync(marker, '');
@@ -77,8 +84,29 @@ function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, p
   });
 }
 
+/** `-E name=value` and `-Ename=value` arguments, as Elasticsearch takes node settings on its command line. */
+export function settingsFromArgs(args: readonly string[]): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] === '-E' ? args[++i] : args[i].startsWith('-E') ? args[i].slice(2) : undefined;
+    const at = arg?.indexOf('=') ?? -1;
+    if (arg === undefined || at <= 0) throw new Error(`deeppage: expected -E name=value, got ${args[i] ?? 'nothing'}`);
+    settings[arg.slice(0, at)] = arg.slice(at + 1);
+  }
+  return settings;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let settings: Record<string, string>;
+  try {
+    settings = settingsFromArgs(process.argv.slice(2));
+    parseNodeSettings(settings);
+  } catch (error) {
+    console.error(error instanceof Error ? (error.message.startsWith('deeppage') ? error.message : `deeppage: ${error.message}`) : error);
+    process.exit(1);
+  }
   const running = await startServer({
+    settings,
     dataDir: process.env.DEEPPAGE_DATA ?? './data',
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 9200),

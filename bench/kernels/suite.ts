@@ -4,7 +4,7 @@
  * Before timing a configuration, every implementation's output is checked against the others
  * (and, on small inputs, against src/core/reference.ts); any disagreement aborts the run.
  */
-import { reference, wasmKernels, type WasmColumn } from '../../src/core/index.ts';
+import { reference, wasmKernels, type Column, type Runs, type WasmArray } from '../../src/core/index.ts';
 import { ascending, descendingRuns, mulberry32, randomKeys } from '../lib/data.ts';
 import { FULL, QUICK, SMOKE, measure, type Budget, type Timing } from '../lib/measure.ts';
 import type { Params, Row } from '../lib/results.ts';
@@ -60,10 +60,24 @@ function assertSame(what: string, got: ArrayLike<number>, want: ArrayLike<number
   }
 }
 
-function placed(keys: Float64Array): WasmColumn {
-  const column = kernels.column(keys.length);
-  column.values.set(keys);
+function placed(keys: Float64Array): WasmArray {
+  const column = kernels.f64(keys.length);
+  column.view.set(keys);
   return column;
+}
+
+/** Runs given as one key column and run offsets, as the kernels take them: views of the column. */
+function runsOf(keys: Float64Array, starts: Uint32Array): Runs {
+  return { order: [{ order: 'desc' }], runs: Array.from({ length: starts.length - 1 }, (_, s) => ({ length: starts[s + 1] - starts[s], keys: [{ values: keys.subarray(starts[s], starts[s + 1]) }] })) };
+}
+
+/** The same runs, each copied into its own array in wasm memory (read in place by the kernels); free them after. */
+function placedRuns(keys: Float64Array, starts: Uint32Array): { runs: Runs<Column>; free(): void } {
+  const arrays = Array.from({ length: starts.length - 1 }, (_, s) => placed(keys.subarray(starts[s], starts[s + 1])));
+  return {
+    runs: { order: [{ order: 'desc' }], runs: arrays.map((values) => ({ length: values.length, keys: [{ values }] })) },
+    free: () => arrays.forEach((a) => a.free()),
+  };
 }
 
 /** The peers against the project's oracle on small inputs with many ties, to trust them as the reference at scale. */
@@ -85,7 +99,7 @@ function checkPeersAgainstReference(): void {
     for (let i = 0; i < run.length; i++) run[i] = next() % 40;
     run.sort().reverse();
   }
-  const runs = { keys: [{ values: runKeys, order: 'desc' as const }], starts };
+  const runs = runsOf(runKeys, starts);
   const total = runKeys.length;
   const want = reference.mergeRuns(runs, 0, total);
   const js = heapMerge(runKeys, starts, total), wasm = kernels.mergeRuns(runs, 0, total);
@@ -101,9 +115,9 @@ function checkPeersAgainstReference(): void {
   log('checked: js peers and wasm agree with src/core/reference.ts on small inputs with ties');
 }
 
-function scanSuite(column: WasmColumn): void {
+function scanSuite(column: WasmArray): void {
   log('suite scan');
-  const keys = column.values;
+  const keys = column.view;
   let sum = 0;
   for (let i = 0; i < N; i++) sum += keys[i];
   const got = kernels.sumKeys(column, N);
@@ -111,7 +125,7 @@ function scanSuite(column: WasmColumn): void {
   record('scan', 'wasm', { n: N }, measure(budget, () => kernels.sumKeys(column, N)));
 }
 
-function topkSuite(columns: Record<Input, WasmColumn>, inputs: Record<Input, Float64Array>): void {
+function topkSuite(columns: Record<Input, WasmArray>, inputs: Record<Input, Float64Array>): void {
   log('suite topk');
   const ids = new Uint32Array(N);
   const identity = Uint32Array.from({ length: N }, (_, i) => i);
@@ -153,9 +167,9 @@ function runSet(runs: number, runLength: number): { keys: Float64Array; starts: 
 function mergeSuite(): void {
   log('suite merge');
   for (const { runs, runLength } of RUN_SETS) {
-    kernels.reset();
     const { keys, starts } = runSet(runs, runLength);
-    const wasmRuns = { keys: [{ values: placed(keys), order: 'desc' as const }], starts };
+    const placedSet = placedRuns(keys, starts);
+    const wasmRuns = placedSet.runs;
     const total = runs * runLength;
     const wasm = kernels.mergeRuns(wasmRuns, 0, total);
     const js = heapMerge(keys, starts, total);
@@ -165,15 +179,16 @@ function mergeSuite(): void {
     const params: Params = { runs, runLength };
     record('merge', 'wasm', params, measure(budget, () => kernels.mergeRuns(wasmRuns, 0, total).run));
     record('merge', 'js-heap', params, measure(budget, () => heapMerge(keys, starts, total).run));
+    placedSet.free();
   }
 }
 
 function rankSuite(): void {
   log('suite rank');
   for (const { runs, runLength } of RUN_SETS) {
-    kernels.reset();
     const { keys, starts } = runSet(runs, runLength);
-    const wasmRuns = { keys: [{ values: placed(keys), order: 'desc' as const }], starts };
+    const placedSet = placedRuns(keys, starts);
+    const wasmRuns = placedSet.runs;
     const total = runs * runLength;
     for (const rank of [total / 2, total - 10]) {
       const wasm = kernels.rankSelect(wasmRuns, rank);
@@ -182,6 +197,7 @@ function rankSuite(): void {
       record('rank', 'wasm', params, measure(budget, () => kernels.rankSelect(wasmRuns, rank)));
       record('rank', 'js-heap', params, measure(budget, () => heapRank(keys, starts, rank)));
     }
+    placedSet.free();
   }
 }
 
@@ -196,15 +212,15 @@ export const kernelsSuite: Suite = {
     rows = [];
     kernels = wasmKernels();
     checkPeersAgainstReference();
-    kernels.reset();
     const random = randomKeys(N, 42);
     const inputs: Record<Input, Float64Array> = { random, ascending: ascending(random) };
-    const columns: Record<Input, WasmColumn> = { random: placed(inputs.random), ascending: placed(inputs.ascending) };
+    const columns: Record<Input, WasmArray> = { random: placed(inputs.random), ascending: placed(inputs.ascending) };
     scanSuite(columns.random);
     topkSuite(columns, inputs);
     mergeSuite();
     rankSuite();
-    kernels.reset();
+    columns.random.free();
+    columns.ascending.free();
     runData.clear();
     return {
       rows,

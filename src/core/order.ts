@@ -1,7 +1,7 @@
 /**
- * The sort order shared by the wasm kernels and their reference: what a sort key is, and how two
- * entries compare. The kernels implement the same rule on order-preserving i64 images
- * (assembly/keys.ts); this file states it once in plain TypeScript.
+ * The sort order shared by the wasm kernels and their reference: what a sort key and a sorted run
+ * are, and how two entries compare. The kernels implement the same rule on order-preserving i64
+ * images (assembly/keys.ts); this file states it once in plain TypeScript.
  */
 
 export type Direction = 'asc' | 'desc';
@@ -9,11 +9,15 @@ export type Direction = 'asc' | 'desc';
 /** Where entries whose value is NaN (missing) sort: last (default), first, or as if they held a value. */
 export type Missing = '_last' | '_first' | number;
 
-/** One sort key: a column of f64 values indexed by entry, with its direction and missing policy. */
-export interface SortKey<Column = Float64Array> {
-  values: Column;
+/** How one key orders its values. */
+export interface KeyOrder {
   order?: Direction;
   missing?: Missing;
+}
+
+/** One sort key for top-k: a column of f64 values indexed by entry, with its order. */
+export interface SortKey<Column = Float64Array> extends KeyOrder {
+  values: Column;
 }
 
 /**
@@ -46,13 +50,39 @@ export function compareEntries(keys: readonly SortKey<ArrayLike<number>>[], ea: 
 }
 
 /**
- * Sorted runs over shared key columns: run s is entries [starts[s], starts[s+1]) of every key's
- * values, sorted by the keys with equal keys in position order. Entries compare by keys, then run
- * index, then position within the run (Lucene's TopDocs.merge tie-break).
+ * One key of a sorted run. A present value v reads as `map[v]` when there is a map, then plus
+ * `offset` when it is not 0: a run can keep segment-local keyword ordinals (the map turns them into
+ * ordinals that compare across segments) or segment positions (the offset turns them into shard
+ * ordinals). NaN (missing) stays NaN.
+ */
+export interface RunKey<Column = Float64Array> {
+  values: Column;
+  map?: Column;
+  offset?: number;
+}
+
+/** A sorted run: `length` entries, in order by the keys, ties in position order. */
+export interface Run<Column = Float64Array> {
+  length: number;
+  keys: RunKey<Column>[];
+}
+
+/**
+ * Sorted runs to merge, with the order of their keys. Entries compare by keys, then run index, then
+ * position within the run (Lucene's TopDocs.merge tie-break).
  */
 export interface Runs<Column = Float64Array> {
-  keys: SortKey<Column>[];
-  starts: Uint32Array;
+  order: KeyOrder[];
+  runs: Run<Column>[];
+}
+
+/** The comparable value of key `j` at position `p` of a run (the map and offset rule above). */
+export function runValue(run: Run<ArrayLike<number>>, j: number, p: number): number {
+  const key = run.keys[j];
+  let v = key.values[p];
+  if (key.map !== undefined && !Number.isNaN(v)) v = key.map[v];
+  // Adding 0 would turn -0 into +0, which sorts differently.
+  return key.offset ? v + key.offset : v;
 }
 
 /** A page of merged entries: for each, its run and its position within the run. */

@@ -1,8 +1,8 @@
 /**
  * Plain TypeScript versions of the three kernels: obviously right, slow. They are the oracle in the
- * tests and the "js-reference" strategy in the benchmarks.
+ * tests and the peer for sorts longer than the kernels take.
  */
-import { compareEntries, type MergedPage, type Runs, type SortKey } from './order.ts';
+import { compareEntries, compareValues, runValue, type MergedPage, type Runs, type SortKey } from './order.ts';
 
 /** The entries 0..n-1 that sort first by `keys` (ties by lower entry), best first; min(k, n) of them. */
 export function topK(keys: SortKey<ArrayLike<number>>[], n: number, k: number): Uint32Array {
@@ -11,13 +11,19 @@ export function topK(keys: SortKey<ArrayLike<number>>[], n: number, k: number): 
   return Uint32Array.from(entries.slice(0, Math.max(0, Math.min(k, n))));
 }
 
-function mergedOrder(runs: Runs<ArrayLike<number>>): { run: number; pos: number }[] {
-  const all: { run: number; pos: number; entry: number }[] = [];
-  for (let s = 0; s + 1 < runs.starts.length; s++) {
-    for (let e = runs.starts[s]; e < runs.starts[s + 1]; e++) all.push({ run: s, pos: e - runs.starts[s], entry: e });
-  }
-  all.sort((a, b) => compareEntries(runs.keys, a.entry, b.entry) || a.run - b.run || a.pos - b.pos);
-  return all;
+function mergedOrder({ order, runs }: Runs<ArrayLike<number>>): { run: number; pos: number }[] {
+  const all: { run: number; pos: number }[] = [];
+  runs.forEach((run, r) => {
+    for (let p = 0; p < run.length; p++) all.push({ run: r, pos: p });
+  });
+  const compare = (a: { run: number; pos: number }, b: { run: number; pos: number }) => {
+    for (let j = 0; j < order.length; j++) {
+      const c = compareValues(runValue(runs[a.run], j, a.pos), runValue(runs[b.run], j, b.pos), order[j].order, order[j].missing);
+      if (c !== 0) return c;
+    }
+    return a.run - b.run || a.pos - b.pos;
+  };
+  return all.sort(compare);
 }
 
 /** Merged entries [from, from+size) of the runs. */
@@ -28,7 +34,7 @@ export function mergeRuns(runs: Runs<ArrayLike<number>>, from: number, size: num
 
 /** For each run, how many of its entries are among the first `rank` of the merged order. */
 export function rankSelect(runs: Runs<ArrayLike<number>>, rank: number): Uint32Array {
-  const splits = new Uint32Array(runs.starts.length - 1);
+  const splits = new Uint32Array(runs.runs.length);
   for (const { run } of mergedOrder(runs).slice(0, rank)) splits[run]++;
   return splits;
 }

@@ -1,49 +1,96 @@
 /**
- * The wasm kernels behind a typed API. One instance per process (or worker), created on first use.
+ * The wasm kernels behind a typed API. Each {@link WasmKernels} is one instance of the module with
+ * its own linear memory; the engine owns one, tests and benchmarks may share {@link wasmKernels}.
  *
- * Columns can live in the module's memory ({@link WasmColumn}, no copy per call: the engine's way)
- * or be plain Float64Arrays (copied into scratch memory for the call: convenient for tests).
+ * Arrays can live in the module's memory ({@link WasmArray}: allocated, read in place by every
+ * kernel call, freed by their owner) or be plain typed arrays (copied into scratch memory for the
+ * call and freed after it: convenient for tests).
  *
  * @example
  * const k = wasmKernels();
- * const prices = k.column(3); prices.values.set([3, 1, 2]);
+ * const prices = k.f64(3); prices.view.set([3, 1, 2]);
  * k.topK([{ values: prices, order: 'desc' }], 3, 2); // Uint32Array [0, 2]
+ * prices.free();
  */
 import { readFileSync } from 'node:fs';
-import type { MergedPage, Runs, SortKey } from './order.ts';
+import type { KeyOrder, MergedPage, Runs, SortKey } from './order.ts';
 
 interface Exports {
   memory: WebAssembly.Memory;
   alloc(bytes: number): number;
-  mark(): number;
-  release(at: number): void;
-  reset(): void;
+  free(ptr: number): void;
+  allocatedBytes(): number;
+  allocatedBlocks(): number;
   topK(spec: number, keys: number, n: number, k: number, out: number): number;
-  mergeRuns(spec: number, keys: number, starts: number, runs: number, from: number, size: number, outRun: number, outPos: number): number;
-  rankSelect(spec: number, keys: number, starts: number, runs: number, rank: number, out: number): void;
+  mergeRuns(spec: number, keys: number, table: number, runs: number, from: number, size: number, outRun: number, outPos: number): number;
+  rankSelect(spec: number, keys: number, table: number, runs: number, rank: number, out: number): void;
   sumKeys(keys: number, n: number): number;
 }
 
 export const WASM_URL = new URL('../../build/deeppage.wasm', import.meta.url);
+/** The debug build: assertions on, freed blocks poisoned (see assembly/heap.ts). */
+export const WASM_DEBUG_URL = new URL('../../build/deeppage.debug.wasm', import.meta.url);
 /** Sort keys the kernels take at most. */
 export const MAX_KEYS = 4;
 const FLAG_DESC = 1;
 const MISSING_FIRST = 2;
 const MISSING_VALUE = 4;
+const SPEC_BYTES = 16;
+/** Bytes per run in a run table: u32 length, u32 reserved, then per key u32 values, u32 map, f64 offset. */
+const RUN_BYTES = 8 + 16 * MAX_KEYS;
 
-/** A column of f64 in the module's memory. Its `values` view is re-created whenever memory grows. */
-export class WasmColumn {
-  #view: Float64Array | undefined;
-  constructor(private readonly memory: WebAssembly.Memory, readonly ptr: number, readonly length: number) {}
-  get values(): Float64Array {
-    if (this.#view === undefined || this.#view.buffer !== this.memory.buffer) {
-      this.#view = new Float64Array(this.memory.buffer, this.ptr, this.length);
+type TypedArray = Float64Array | Uint32Array;
+type ArrayKind = 'f64' | 'u32';
+
+/**
+ * An array in the module's memory, owned by whoever allocated it until {@link free}. Its `view` is
+ * re-created whenever memory grows (growth detaches old views); using it after `free` throws.
+ */
+export class WasmArray<T extends TypedArray = Float64Array> {
+  #view: T | undefined;
+  #ptr: number;
+
+  constructor(
+    private readonly kernels: WasmKernels,
+    readonly kind: ArrayKind,
+    ptr: number,
+    readonly length: number,
+  ) {
+    this.#ptr = ptr;
+  }
+
+  /** The address of the first element; throws once freed. */
+  get ptr(): number {
+    if (this.#ptr < 0) throw new Error('deeppage: a freed wasm array was used');
+    return this.#ptr;
+  }
+
+  get freed(): boolean {
+    return this.#ptr < 0;
+  }
+
+  /** Bytes the array's elements take (the block holding them is a little larger). */
+  get bytes(): number {
+    return this.length * (this.kind === 'f64' ? 8 : 4);
+  }
+
+  get view(): T {
+    const buffer = this.kernels.memory.buffer;
+    if (this.#view === undefined || this.#view.buffer !== buffer) {
+      this.#view = (this.kind === 'f64' ? new Float64Array(buffer, this.ptr, this.length) : new Uint32Array(buffer, this.ptr, this.length)) as T;
     }
     return this.#view;
   }
+
+  free(): void {
+    if (this.#ptr < 0) return;
+    this.kernels.free(this.#ptr);
+    this.#ptr = -1;
+    this.#view = undefined;
+  }
 }
 
-export type Column = Float64Array | WasmColumn;
+export type Column = Float64Array | WasmArray<Float64Array>;
 
 export class WasmKernels {
   readonly #x: Exports;
@@ -52,26 +99,41 @@ export class WasmKernels {
     this.#x = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
   }
 
-  /** Allocates a column of `length` f64 that lives until {@link reset}. */
-  column(length: number): WasmColumn {
-    return new WasmColumn(this.#x.memory, this.#x.alloc(length * 8), length);
+  get memory(): WebAssembly.Memory {
+    return this.#x.memory;
   }
 
-  /** Frees every column and scratch buffer. Columns allocated before must not be used again. */
-  reset(): void {
-    this.#x.reset();
+  /** A new array of `length` f64 in the module's memory (contents unspecified). */
+  f64(length: number): WasmArray<Float64Array> {
+    return new WasmArray<Float64Array>(this, 'f64', this.#alloc(length * 8), length);
+  }
+
+  /** A new array of `length` u32 in the module's memory (contents unspecified). */
+  u32(length: number): WasmArray<Uint32Array> {
+    return new WasmArray<Uint32Array>(this, 'u32', this.#alloc(length * 4), length);
+  }
+
+  /** Frees a block by address (WasmArray.free calls this). */
+  free(ptr: number): void {
+    this.#x.free(ptr);
+  }
+
+  /** What the module's allocator holds for its callers: bytes (of blocks) and blocks. */
+  inUse(): { bytes: number; blocks: number } {
+    return { bytes: this.#x.allocatedBytes() >>> 0, blocks: this.#x.allocatedBlocks() >>> 0 };
   }
 
   /** The entries 0..n-1 that sort first by `keys` (1..4 keys; ties by lower entry), best first. */
   topK(keys: SortKey<Column>[], n: number, k: number): Uint32Array {
     checkCount('n', n);
     checkCount('k', k);
+    checkKeys(keys.length);
     for (const key of keys) checkLength(key.values, n);
-    return this.#call(() => {
-      const spec = this.#spec(keys, n);
+    return this.#call((scratch) => {
+      const spec = this.#spec(scratch, keys, keys.map((key) => this.#place(scratch, key.values, n)));
       const want = Math.min(k, n);
-      const out = this.#x.alloc(want * 4);
-      const got = this.#x.topK(spec, keys.length, n, k, out);
+      const out = scratch(want * 4);
+      const got = this.#x.topK(spec, keys.length, n, k, out) >>> 0;
       return this.#u32(out, got);
     });
   }
@@ -81,12 +143,12 @@ export class WasmKernels {
     checkCount('from', from);
     checkCount('size', size);
     const total = checkRuns(runs);
-    return this.#call(() => {
-      const spec = this.#spec(runs.keys, total);
-      const starts = this.#putU32(runs.starts);
+    return this.#call((scratch) => {
+      const spec = this.#spec(scratch, runs.order);
+      const table = this.#table(scratch, runs);
       const room = Math.max(0, Math.min(size, total - from));
-      const outRun = this.#x.alloc(room * 4), outPos = this.#x.alloc(room * 4);
-      const got = this.#x.mergeRuns(spec, runs.keys.length, starts, runs.starts.length - 1, from, size, outRun, outPos);
+      const outRun = scratch(room * 4), outPos = scratch(room * 4);
+      const got = this.#x.mergeRuns(spec, runs.order.length, table, runs.runs.length, from, size, outRun, outPos) >>> 0;
       return { run: this.#u32(outRun, got), pos: this.#u32(outPos, got) };
     });
   }
@@ -94,13 +156,13 @@ export class WasmKernels {
   /** For each run, how many of its entries are among the first `rank` of the merged order. */
   rankSelect(runs: Runs<Column>, rank: number): Uint32Array {
     checkCount('rank', rank);
-    const total = checkRuns(runs);
-    return this.#call(() => {
-      const spec = this.#spec(runs.keys, total);
-      const starts = this.#putU32(runs.starts);
-      const count = runs.starts.length - 1;
-      const out = this.#x.alloc(count * 4);
-      this.#x.rankSelect(spec, runs.keys.length, starts, count, rank, out);
+    checkRuns(runs);
+    return this.#call((scratch) => {
+      const spec = this.#spec(scratch, runs.order);
+      const table = this.#table(scratch, runs);
+      const count = runs.runs.length;
+      const out = scratch(count * 4);
+      this.#x.rankSelect(spec, runs.order.length, table, count, rank, out);
       return this.#u32(out, count);
     });
   }
@@ -108,23 +170,34 @@ export class WasmKernels {
   /** The scan floor: one scalar pass summing `n` values of a column. */
   sumKeys(values: Column, n = values.length): number {
     checkLength(values, n);
-    return this.#call(() => this.#x.sumKeys(this.#place(values, n), n));
+    return this.#call((scratch) => this.#x.sumKeys(this.#place(scratch, values, n), n));
   }
 
-  #call<T>(body: () => T): T {
-    const at = this.#x.mark();
+  /** Addresses come back as i32; `>>> 0` keeps those past 2 GiB positive. */
+  #alloc(bytes: number): number {
+    // Beyond 2^32 - 1 the argument would wrap to a small size; the module traps above 1 GiB anyway.
+    if (!(bytes <= 0xffffffff)) throw new RangeError(`cannot allocate ${bytes} bytes in wasm32 memory`);
+    return this.#x.alloc(Math.max(bytes, 1)) >>> 0;
+  }
+
+  /** Runs `body` with a scratch allocator whose blocks are all freed afterwards. */
+  #call<T>(body: (scratch: (bytes: number) => number) => T): T {
+    const blocks: number[] = [];
     try {
-      return body();
+      return body((bytes) => {
+        const ptr = this.#alloc(bytes);
+        blocks.push(ptr);
+        return ptr;
+      });
     } finally {
-      this.#x.release(at);
+      for (const ptr of blocks) this.#x.free(ptr);
     }
   }
 
   /** Writes the key descriptors (16 bytes each, see assembly/README.md) into scratch memory. */
-  #spec(keys: SortKey<Column>[], n: number): number {
-    if (keys.length < 1 || keys.length > MAX_KEYS) throw new RangeError(`1 to ${MAX_KEYS} sort keys are supported, got ${keys.length}`);
-    const ptrs = keys.map((key) => this.#place(key.values, n));
-    const spec = this.#x.alloc(keys.length * 16);
+  #spec(scratch: (bytes: number) => number, keys: readonly KeyOrder[], columns?: number[]): number {
+    checkKeys(keys.length);
+    const spec = scratch(keys.length * SPEC_BYTES);
     const view = new DataView(this.#x.memory.buffer);
     keys.forEach((key, j) => {
       let flags = key.order === 'desc' ? FLAG_DESC : 0;
@@ -134,25 +207,37 @@ export class WasmKernels {
         flags |= MISSING_VALUE;
         stand = key.missing;
       }
-      view.setUint32(spec + j * 16, ptrs[j], true);
-      view.setUint32(spec + j * 16 + 4, flags, true);
-      view.setFloat64(spec + j * 16 + 8, stand, true);
+      view.setUint32(spec + j * SPEC_BYTES, columns?.[j] ?? 0, true);
+      view.setUint32(spec + j * SPEC_BYTES + 4, flags, true);
+      view.setFloat64(spec + j * SPEC_BYTES + 8, stand, true);
     });
     return spec;
   }
 
-  /** The address of a column's first value: in place when it lives in the module, else a scratch copy. */
-  #place(values: Column, n: number): number {
-    if (values instanceof WasmColumn) return values.ptr;
-    if (values.buffer === this.#x.memory.buffer) return values.byteOffset;
-    const ptr = this.#x.alloc(n * 8);
-    new Float64Array(this.#x.memory.buffer, ptr, n).set(values.subarray(0, n));
-    return ptr;
+  /** Writes the run table (RUN_BYTES per run) into scratch memory; runs' arrays are read in place. */
+  #table(scratch: (bytes: number) => number, { order, runs }: Runs<Column>): number {
+    const addresses = runs.map((run) => run.keys.map((key) => [this.#place(scratch, key.values, run.length), key.map ? this.#place(scratch, key.map, key.map.length) : 0]));
+    const table = scratch(Math.max(1, runs.length) * RUN_BYTES);
+    const view = new DataView(this.#x.memory.buffer);
+    runs.forEach((run, r) => {
+      const at = table + r * RUN_BYTES;
+      view.setUint32(at, run.length, true);
+      view.setUint32(at + 4, 0, true);
+      for (let j = 0; j < order.length; j++) {
+        view.setUint32(at + 8 + j * 16, addresses[r][j][0], true);
+        view.setUint32(at + 12 + j * 16, addresses[r][j][1], true);
+        view.setFloat64(at + 16 + j * 16, run.keys[j].offset ?? 0, true);
+      }
+    });
+    return table;
   }
 
-  #putU32(values: Uint32Array): number {
-    const ptr = this.#x.alloc(values.length * 4);
-    new Uint32Array(this.#x.memory.buffer, ptr, values.length).set(values);
+  /** The address of a column's first value: in place when it lives in the module, else a scratch copy. */
+  #place(scratch: (bytes: number) => number, values: Column, n: number): number {
+    if (values instanceof WasmArray) return values.ptr;
+    if (values.buffer === this.#x.memory.buffer) return values.byteOffset;
+    const ptr = scratch(n * 8);
+    new Float64Array(this.#x.memory.buffer, ptr, n).set(values.subarray(0, n));
     return ptr;
   }
 
@@ -165,25 +250,40 @@ function checkCount(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`${name} must be an integer in [0, 2^32), got ${value}`);
 }
 
+function checkKeys(count: number): void {
+  if (count < 1 || count > MAX_KEYS) throw new RangeError(`1 to ${MAX_KEYS} sort keys are supported, got ${count}`);
+}
+
 function checkLength(values: Column, n: number): void {
   if (values.length < n) throw new RangeError(`a key column holds ${values.length} values, fewer than the ${n} entries`);
 }
 
-function checkRuns(runs: Runs<Column>): number {
-  const { starts } = runs;
-  if (starts.length < 1) throw new RangeError('starts needs at least one offset');
-  for (let s = 1; s < starts.length; s++) {
-    if (starts[s] < starts[s - 1]) throw new RangeError(`starts must not decrease (at run ${s - 1})`);
-  }
-  const end = starts[starts.length - 1];
-  for (const key of runs.keys) checkLength(key.values, end);
-  return end;
+function checkRuns({ order, runs }: Runs<Column>): number {
+  checkKeys(order.length);
+  let total = 0;
+  runs.forEach((run, r) => {
+    checkCount('run length', run.length);
+    if (run.keys.length !== order.length) throw new RangeError(`run ${r} has ${run.keys.length} keys, the order has ${order.length}`);
+    for (const key of run.keys) checkLength(key.values, run.length);
+    total += run.length;
+  });
+  if (total > 0xffffffff) throw new RangeError(`the runs hold ${total} entries, more than 2^32 - 1`);
+  return total;
+}
+
+const modules = new Map<string, WebAssembly.Module>();
+
+/** The compiled module (release or debug build), compiled once per process. */
+export function wasmModule(build: 'release' | 'debug' = 'release'): WebAssembly.Module {
+  let module = modules.get(build);
+  if (!module) modules.set(build, (module = new WebAssembly.Module(readFileSync(build === 'debug' ? WASM_DEBUG_URL : WASM_URL))));
+  return module;
 }
 
 let shared: WasmKernels | undefined;
 
-/** The process-wide kernels, compiled from build/deeppage.wasm on first use. */
+/** Process-wide kernels for tests and benchmarks, instantiated from build/deeppage.wasm on first use. */
 export function wasmKernels(): WasmKernels {
-  shared ??= new WasmKernels(new WebAssembly.Module(readFileSync(WASM_URL)));
+  shared ??= new WasmKernels(wasmModule());
   return shared;
 }

@@ -3,13 +3,16 @@
  * wait until storage has them on disk before they are acknowledged; on start the indices are
  * rebuilt from storage. This is the surface the HTTP layer calls.
  */
+import { WasmKernels, wasmModule } from '../core/index.ts';
 import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
 import { checkIndexName, resolveExpression } from './index-names.ts';
+import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
 import { SearchIndex, type IndexSnapshot, type WriteResult } from './search-index.ts';
 import type { SearchRequest } from './search/request.ts';
+import { RunCache, type RunCacheStats } from './search/runs/run-cache.ts';
 import { search, type SearchResponse } from './search/search.ts';
 import { parseSettings } from './settings.ts';
 
@@ -25,6 +28,14 @@ export type WriteItem = WriteResult & { forced_refresh?: boolean };
 /** Reports start-up progress: documents restored so far of an index's total. */
 export type LoadProgress = (index: string, done: number, total: number) => void;
 
+export interface EngineOptions {
+  progress?: LoadProgress;
+  /** Node settings (node-settings.ts); defaults otherwise. */
+  settings?: NodeSettings;
+  /** The wasm instance whose memory holds the sorted runs; a new one from the release build by default. */
+  kernels?: WasmKernels;
+}
+
 export class Engine {
   readonly #indices = new Map<string, SearchIndex>();
   /** Written documents whose commit is still in flight, by storage key. */
@@ -32,12 +43,19 @@ export class Engine {
   /** Storage commits not yet acknowledged; close() waits for them. */
   readonly #inflight = new Set<Promise<void>>();
 
-  private constructor(readonly store: DocStore) {}
+  /** The node's sorted runs, in its own wasm instance: the one owner of run memory. */
+  readonly runs: RunCache;
 
-  static open(store: DocStore, progress?: LoadProgress): Engine {
-    const engine = new Engine(store);
+  private constructor(readonly store: DocStore, options: EngineOptions) {
+    const settings = options.settings ?? parseNodeSettings();
+    this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes);
+  }
+
+  static open(store: DocStore, options: EngineOptions = {}): Engine {
+    const { progress } = options;
+    const engine = new Engine(store, options);
     for (const meta of store.indices()) {
-      const index = SearchIndex.fromMeta(meta);
+      const index = SearchIndex.fromMeta(meta, engine.runs);
       const total = store.count(meta.uuid);
       let done = 0;
       progress?.(meta.name, 0, total);
@@ -77,7 +95,7 @@ export class Engine {
     const unknown = Object.keys(rest);
     if (unknown.length) throw badRequest('parsing_exception', `unknown key [${unknown[0]}] for create index`);
     if (aliases !== undefined && isObject(aliases) && Object.keys(aliases).length) throw illegalArgument('aliases are not supported by deeppage yet');
-    const index = SearchIndex.create(name, { settings, mappings });
+    const index = SearchIndex.create(name, { settings, mappings }, this.runs);
     this.#indices.set(name, index);
     await this.store.putIndex(index.meta());
     return index;
@@ -86,7 +104,7 @@ export class Engine {
   async updateSettings(expression: string, body: unknown): Promise<void> {
     const settings = isObject(body) && isObject(body.settings) ? body.settings : body;
     const targets = this.resolve(expression);
-    const parsed = targets.map((index) => parseSettings(settings, index.settings, true));
+    const parsed = targets.map((index) => parseSettings(settings, index.settings, index));
     targets.forEach((index, i) => index.updateSettings(parsed[i]));
     await Promise.all(targets.map((index) => this.store.putIndex(index.meta())));
   }
@@ -165,7 +183,7 @@ export class Engine {
   /** @param routing comma-separated routing values: search only the shards they route to. */
   search(expression: string | undefined, request: SearchRequest, routing?: string): SearchResponse {
     const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
-    return search(targets, request, (target, shard, seq) => this.#load(target.index, shard, seq));
+    return search(targets, request, (target, shard, seq) => this.#load(target.index, shard, seq), this.runs);
   }
 
   count(expression: string | undefined): { count: number; shards: number } {
@@ -193,16 +211,22 @@ export class Engine {
     return targets;
   }
 
-  /** Stops refresh timers and closes storage; pending writes finish first. */
+  /** The sorted runs' figures: the node's, or those of the indices an expression names. */
+  runStats(expression?: string): RunCacheStats {
+    return expression === undefined ? this.runs.stats() : this.runs.stats(this.resolve(expression).flatMap((index) => index.segments()));
+  }
+
+  /** Stops refresh timers, frees the sorted runs and closes storage; pending writes finish first. */
   async close(): Promise<void> {
     for (const index of this.#indices.values()) index.close();
+    this.runs.close();
     await Promise.allSettled([...this.#inflight]);
     await this.store.close();
   }
 
   #autoCreate(name: string, metas: Set<SearchIndex>): SearchIndex {
     checkIndexName(name);
-    const index = SearchIndex.create(name, {});
+    const index = SearchIndex.create(name, {}, this.runs);
     this.#indices.set(name, index);
     metas.add(index);
     return index;

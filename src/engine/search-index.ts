@@ -8,8 +8,12 @@ import { badRequest, EsError, illegalArgument } from './errors.ts';
 import { Mappings, sortFamily, type DocValues } from './mapping.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
-import { forgetSortedOrders } from './search/query-phase.ts';
+import type { SortClause } from './search/request.ts';
+import type { RunCache } from './search/runs/run-cache.ts';
+import { runSpec } from './search/runs/sorted-run.ts';
+import { planSort } from './search/sort/plan.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
+import type { Segment } from './segment.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
 
 /** What a search sees of an index: its shards at one refresh, plus caches that live as long as it. */
@@ -52,22 +56,27 @@ export class SearchIndex {
     readonly createdAt: number,
     public settings: IndexSettings,
     readonly mappings: Mappings,
+    /** The node's sorted runs: told when segments go, asked to build index-sort runs. */
+    private readonly runs: RunCache,
   ) {
     const familyOf = (field: string) => {
       const mapping = this.mappings.get(field);
       return mapping ? sortFamily(mapping.type) : 'none';
     };
-    this.shards = Array.from({ length: settings.numberOfShards }, (_, n) => new Shard(n, familyOf));
+    this.shards = Array.from({ length: settings.numberOfShards }, (_, n) => new Shard(n, familyOf, (dropped) => runs.drop(dropped)));
     this.#snapshot = this.#takeSnapshot();
     this.#schedule();
   }
 
-  static create(name: string, body: { settings?: unknown; mappings?: unknown }): SearchIndex {
-    return new SearchIndex(name, randomUUID().replaceAll('-', '').slice(0, 22), Date.now(), parseSettings(body.settings), Mappings.parse(body.mappings));
+  static create(name: string, body: { settings?: unknown; mappings?: unknown }, runs: RunCache): SearchIndex {
+    const settings = parseSettings(body.settings);
+    const mappings = Mappings.parse(body.mappings);
+    if (settings.sort) checkIndexSort(settings.sort.field, mappings);
+    return new SearchIndex(name, randomUUID().replaceAll('-', '').slice(0, 22), Date.now(), settings, mappings, runs);
   }
 
-  static fromMeta(meta: IndexMeta): SearchIndex {
-    const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings));
+  static fromMeta(meta: IndexMeta, runs: RunCache): SearchIndex {
+    const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings), runs);
     meta.seqs?.forEach((seq, n) => index.shards[n]?.continueAfter(seq));
     return index;
   }
@@ -173,25 +182,34 @@ export class SearchIndex {
     return problem;
   }
 
+  /** The segments searches see now. */
+  segments(): Segment[] {
+    return this.shards.flatMap((shard) => shard.segments);
+  }
+
   /**
    * Drops what searches keep between requests: the snapshot's global ordinals and every segment's
-   * sorted orders. Answers stay the same; the next searches rebuild what they need.
+   * sorted runs. Answers stay the same; the next searches rebuild what they need.
    */
   clearCaches(): void {
     this.#snapshot.cache.clear();
-    for (const shard of this.#snapshot.shards) for (const live of shard.segments) forgetSortedOrders(live.segment);
+    this.runs.clear(this.segments());
   }
 
   /** Makes all writes so far visible to searches (the given shards only, if any). */
   refresh(shards: Iterable<number> = this.shards.keys()): void {
     let changed = false;
     const refreshed = [...shards];
+    const before = new Set(this.segments());
     for (const n of refreshed) {
       if (!this.shards[n].dirty) continue;
       this.shards[n].refresh();
       changed = true;
     }
-    if (changed) this.#snapshot = this.#takeSnapshot();
+    if (changed) {
+      this.#snapshot = this.#takeSnapshot();
+      this.#sortNewSegments(before);
+    }
     this.#refreshWaiters = this.#refreshWaiters.filter((waiter) => {
       for (const n of refreshed) waiter.shards.delete(n);
       if (waiter.shards.size > 0) return true;
@@ -214,10 +232,34 @@ export class SearchIndex {
     this.#schedule();
   }
 
+  /** Stops the refresh timer and gives up everything kept for the index's segments. */
   close(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
     for (const waiter of this.#refreshWaiters.splice(0)) waiter.resolve();
+    this.runs.drop(this.segments());
+  }
+
+  /** The clauses of the index sort (`index.sort.*`), if the index has one. */
+  indexSort(): SortClause[] | undefined {
+    const sort = this.settings.sort;
+    return sort?.field.map((field, i) => ({ kind: 'field', field, order: sort.order[i], missing: sort.missing[i], mode: sort.mode[i] }));
+  }
+
+  /** With index sorting, a segment gets its run as it is sealed (or merged), so those pages are never cold. */
+  #sortNewSegments(before: Set<Segment>): void {
+    const clauses = this.indexSort();
+    if (!clauses) return;
+    const snapshot = this.#snapshot;
+    const failures: (EsError | undefined)[] = [];
+    const plan = planSort(clauses, [snapshot], failures);
+    if (failures[0]) return;
+    for (const shard of snapshot.shards) {
+      for (const live of shard.segments) {
+        if (!before.has(live.segment)) this.runs.build(live, plan.runKey, runSpec(plan.keys, live));
+      }
+    }
+    this.runs.trim();
   }
 
   #schedule(): void {
@@ -261,6 +303,15 @@ function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>
     out[key] = isObject(value) && isObject(out[key]) ? deepMerge(out[key] as Record<string, unknown>, value) : value;
   }
   return out;
+}
+
+/** Index sort fields must be mapped, sortable fields (IndexSortConfig's checks, in its words). */
+function checkIndexSort(fields: readonly string[], mappings: Mappings): void {
+  for (const field of fields) {
+    const mapping = mappings.get(field);
+    if (!mapping) throw illegalArgument(`unknown index sort field:[${field}]`);
+    if (sortFamily(mapping.type) === 'none') throw illegalArgument(`docvalues not found for index sort field:[${field}]`);
+  }
 }
 
 /** ES's limits on ids: not empty, at most 512 bytes of UTF-8. */

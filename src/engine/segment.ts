@@ -34,6 +34,9 @@ export interface SegmentDoc {
 }
 
 export class Segment {
+  /** Lazily built sort columns (f64 views of keyword ordinals, positions), kept for the segment's life. */
+  #sortColumns = new Map<string, Float64Array>();
+
   private constructor(
     readonly ids: string[],
     /** The storage sequence number of each document: the key of its `_source`. */
@@ -48,6 +51,27 @@ export class Segment {
 
   get count(): number {
     return this.ids.length;
+  }
+
+  /** Positions 0..count-1 as f64: the `_doc` sort column within the segment. */
+  positions(): Float64Array {
+    return this.#memo('#positions', () => Float64Array.from({ length: this.count }, (_, i) => i));
+  }
+
+  /** A keyword field's segment-local ordinals as f64 (NaN where missing), for the sort kernels. */
+  keywordOrdinals(field: string, mode: 'min' | 'max'): Float64Array {
+    return this.#memo(`${mode}:${field}`, () => {
+      const column = this.columns.get(field);
+      if (column?.kind !== 'keyword') return new Float64Array(this.count).fill(NaN);
+      const ords = mode === 'max' && column.max ? column.max : column.min;
+      return Float64Array.from(ords, (o) => (o < 0 ? NaN : o));
+    });
+  }
+
+  #memo(key: string, build: () => Float64Array): Float64Array {
+    let column = this.#sortColumns.get(key);
+    if (!column) this.#sortColumns.set(key, (column = build()));
+    return column;
   }
 
   static build(docs: readonly SegmentDoc[], typeOf: (field: string) => 'number' | 'keyword' | 'none'): Segment {

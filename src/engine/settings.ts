@@ -5,6 +5,14 @@
 import { illegalArgument } from './errors.ts';
 import { isObject } from './patterns.ts';
 
+/** ES's index sorting (`index.sort.*`, final): here, the sort whose runs every new segment gets at once. */
+export interface IndexSort {
+  field: string[];
+  order: ('asc' | 'desc')[];
+  mode: ('min' | 'max')[];
+  missing: ('_last' | '_first')[];
+}
+
 export interface IndexSettings {
   numberOfShards: number;
   numberOfReplicas: number;
@@ -12,6 +20,7 @@ export interface IndexSettings {
   maxResultWindow: number;
   /** -1: no periodic refresh. */
   refreshIntervalMs: number;
+  sort?: IndexSort;
 }
 
 export const DEFAULT_SETTINGS: IndexSettings = { numberOfShards: 1, numberOfReplicas: 1, maxResultWindow: 10_000, refreshIntervalMs: 1000 };
@@ -31,12 +40,22 @@ export function flattenSettings(body: unknown, prefix = ''): Map<string, unknown
   return out;
 }
 
-/** Settings for a new index; `updatable` limits the keys to those ES lets an open index change. */
-export function parseSettings(body: unknown, base: IndexSettings = DEFAULT_SETTINGS, updatable = false): IndexSettings {
+/**
+ * Settings for a new index; with `open` (the index being updated), only the keys ES lets an open
+ * index change.
+ */
+export function parseSettings(body: unknown, base: IndexSettings = DEFAULT_SETTINGS, open?: { name: string; uuid: string }): IndexSettings {
+  const updatable = open !== undefined;
   const settings = { ...base };
+  const sort: Partial<Record<keyof IndexSort, string[]>> = {};
   for (const [key, value] of flattenSettings(body)) {
     const name = key.slice('index.'.length);
     if (IGNORED.has(name.split('.')[0])) continue;
+    if (name.startsWith('sort.') && ['field', 'order', 'mode', 'missing'].includes(name.slice(5))) {
+      if (open) throw illegalArgument(`Can't update non dynamic settings [[${key}]] for open indices [[${open.name}/${open.uuid}]]`);
+      sort[name.slice(5) as keyof IndexSort] = (Array.isArray(value) ? value : [value]).map(String);
+      continue;
+    }
     switch (name) {
       case 'number_of_shards':
         if (updatable) throw illegalArgument(`final index setting [index.number_of_shards], not updateable`);
@@ -55,16 +74,45 @@ export function parseSettings(body: unknown, base: IndexSettings = DEFAULT_SETTI
         throw illegalArgument(`unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
     }
   }
+  if (Object.keys(sort).length > 0) settings.sort = parseIndexSort(sort);
   return settings;
 }
 
+/** `index.sort.*` in ES's words (IndexSortConfig): lists as long as the fields, defaults per field. */
+function parseIndexSort(given: Partial<Record<keyof IndexSort, string[]>>): IndexSort {
+  const field = given.field ?? [];
+  if (field.length === 0) throw illegalArgument('index sorting needs [index.sort.field]');
+  const list = <T extends string>(name: keyof IndexSort, check: (v: string) => T, fallback: (i: number) => T): T[] => {
+    const values = given[name];
+    if (values === undefined) return field.map((_, i) => fallback(i));
+    if (values.length !== field.length) {
+      throw illegalArgument(`index.sort.field:[${field.join(', ')}] index.sort.${name}:[${values.map((v) => v.toUpperCase()).join(', ')}], size mismatch`);
+    }
+    return values.map(check);
+  };
+  const order = list('order', (v) => {
+    if (v !== 'asc' && v !== 'desc') throw illegalArgument(`Illegal sort order:${v}`);
+    return v;
+  }, () => 'asc');
+  const mode = list('mode', (v) => {
+    if (v !== 'min' && v !== 'max') throw illegalArgument(`Illegal index sort mode:[${v}], must be one of [MAX, MIN]`);
+    return v;
+  }, (i) => (order[i] === 'asc' ? 'min' : 'max'));
+  const missing = list('missing', (v) => {
+    if (v !== '_last' && v !== '_first') throw illegalArgument(`Illegal missing value:[${v}], must be one of [_last, _first]`);
+    return v;
+  }, () => '_last');
+  return { field, order, mode, missing };
+}
+
 /** The settings as ES renders them under `settings.index` (all values strings). */
-export function renderSettings(settings: IndexSettings): Record<string, string> {
+export function renderSettings(settings: IndexSettings): Record<string, unknown> {
   return {
     number_of_shards: String(settings.numberOfShards),
     number_of_replicas: String(settings.numberOfReplicas),
     max_result_window: String(settings.maxResultWindow),
     refresh_interval: settings.refreshIntervalMs < 0 ? '-1' : `${settings.refreshIntervalMs}ms`,
+    ...(settings.sort && { sort: { ...settings.sort } }),
   };
 }
 

@@ -56,6 +56,8 @@ export class Shard {
   constructor(
     readonly number: number,
     private readonly familyOf: (field: string) => 'number' | 'keyword' | 'none',
+    /** Told of segments that leave the shard for good (merged away, or all deleted), so what is kept for them can go. */
+    private readonly onDrop: (segments: Segment[]) => void = () => {},
   ) {
     this.snapshot = { shard: number, segments: [], liveCount: 0 };
   }
@@ -144,7 +146,16 @@ export class Shard {
     }
     segments = segments.filter((s) => s.deletedCount < s.segment.count);
     while (segments.length > MAX_SEGMENTS) segments = this.#mergeSmallestPair(segments);
+    const before = this.snapshot.segments.map((s) => s.segment);
     this.#publish(segments);
+    const kept = new Set(segments.map((s) => s.segment));
+    const dropped = before.filter((segment) => !kept.has(segment));
+    if (dropped.length > 0) this.onDrop(dropped);
+  }
+
+  /** The segments of the published snapshot (for what the shard hands over when its index goes). */
+  get segments(): Segment[] {
+    return this.snapshot.segments.map((s) => s.segment);
   }
 
   #applyDeletes(live: LiveSegment): LiveSegment {

@@ -1,6 +1,6 @@
 /** fast-check generators shared by the kernel property tests. */
 import fc from 'fast-check';
-import { compareEntries, type Missing, type Runs, type SortKey } from '../../src/core/index.ts';
+import { compareEntries, type Missing, type RunKey, type Runs, type SortKey } from '../../src/core/index.ts';
 
 /** Values that make ties, missing entries, signed zeros and infinities common. */
 export const value = fc.oneof(
@@ -44,33 +44,47 @@ export function keysOf(n: number, maxKeys: number): fc.Arbitrary<SortKey[]> {
   );
 }
 
-/** Runs of random lengths (some empty), each sorted by the keys, over shared columns. */
+export type Encoding = 'plain' | 'map' | 'offset';
+
+/**
+ * Runs of random lengths (some empty), each sorted by the keys. A key's values are kept plainly, as
+ * ordinals into a map, or less an offset (where that is exact), as the engine's runs keep them.
+ */
 export function runsOf(maxRuns: number, maxLength: number, maxKeys: number): fc.Arbitrary<Runs> {
   return fc
     .record({
       lengths: fc.array(fc.oneof(fc.constant(0), fc.nat(maxLength)), { minLength: 1, maxLength: maxRuns }),
-      keys: fc.array(fc.tuple(fc.array(value, { minLength: 1, maxLength: 50 }), keyShape), { minLength: 1, maxLength: maxKeys }),
-      lead: fc.nat(3),
+      keys: fc.array(fc.tuple(fc.array(value, { minLength: 1, maxLength: 50 }), keyShape, fc.constantFrom<Encoding>('plain', 'map', 'offset')), { minLength: 1, maxLength: maxKeys }),
     })
-    .map(({ lengths, keys, lead }) => {
-      const starts = new Uint32Array(lengths.length + 1);
-      starts[0] = lead;
-      lengths.forEach((len, s) => (starts[s + 1] = starts[s] + len));
-      const total = starts[lengths.length];
-      const sortKeys: SortKey[] = keys.map(([vals, shape], j) => ({
-        values: Float64Array.from({ length: total }, (_, i) => vals[(i * (j + 3)) % vals.length]),
-        ...shape,
-      }));
-      for (let s = 0; s < lengths.length; s++) sortRun(sortKeys, starts[s], starts[s + 1]);
-      return { keys: sortKeys, starts };
-    });
+    .map(({ lengths, keys }) => ({
+      order: keys.map(([, shape]) => shape),
+      runs: lengths.map((length, r) => {
+        const plain: SortKey[] = keys.map(([pool, shape], j) => ({
+          values: Float64Array.from({ length }, (_, e) => pool[(e * (j + 3) + r * 7) % pool.length]),
+          ...shape,
+        }));
+        const order = Array.from({ length }, (_, e) => e).sort((a, b) => compareEntries(plain, a, b) || a - b);
+        return { length, keys: plain.map((key, j) => encode(Float64Array.from(order, (e) => key.values[e]), keys[j][2], r)) };
+      }),
+    }));
 }
 
-function sortRun(keys: SortKey[], from: number, to: number): void {
-  const order = Array.from({ length: to - from }, (_, i) => from + i);
-  order.sort((a, b) => compareEntries(keys, a, b) || a - b);
-  for (const key of keys) {
-    const sorted = order.map((e) => key.values[e]);
-    key.values.set(sorted, from);
+function encode(values: Float64Array, encoding: Encoding, r: number): RunKey {
+  if (encoding === 'offset') {
+    const offset = (r + 1) * 10;
+    const shifted = values.map((v) => v - offset);
+    if (shifted.every((v, i) => Object.is(v + offset, values[i]))) return { values: shifted, offset };
   }
+  if (encoding === 'map') {
+    const distinct: number[] = [];
+    for (const v of values) if (!Number.isNaN(v) && !distinct.some((d) => Object.is(d, v))) distinct.push(v);
+    const map = Float64Array.from(distinct.reverse());
+    return { values: values.map((v) => (Number.isNaN(v) ? NaN : map.findIndex((d) => Object.is(d, v)))), map };
+  }
+  return { values };
+}
+
+/** Entries in all runs. */
+export function totalOf(runs: Runs): number {
+  return runs.runs.reduce((n, run) => n + run.length, 0);
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reference, wasmKernels } from '../../src/core/index.ts';
-import { runsOf } from './arbitraries.ts';
+import { runsOf, totalOf } from './arbitraries.ts';
 
 const wasm = wasmKernels();
 
@@ -10,7 +10,7 @@ describe('mergeRuns matches the reference', () => {
     fc.assert(
       fc.property(
         runsOf(64, 40, 3).chain((runs) => {
-          const total = runs.starts[runs.starts.length - 1] - runs.starts[0];
+          const total = totalOf(runs);
           return fc.tuple(fc.constant(runs), fc.nat(total + 10), fc.nat(total + 10));
         }),
         ([runs, from, size]) => {
@@ -27,7 +27,7 @@ describe('mergeRuns matches the reference', () => {
   it('consecutive pages concatenate to the whole merge: no duplicates, no gaps', () => {
     fc.assert(
       fc.property(runsOf(16, 60, 2), fc.integer({ min: 1, max: 25 }), (runs, size) => {
-        const total = runs.starts[runs.starts.length - 1] - runs.starts[0];
+        const total = totalOf(runs);
         const whole = wasm.mergeRuns(runs, 0, total);
         const pages: string[] = [];
         for (let from = 0; from < total; from += size) {
@@ -41,7 +41,7 @@ describe('mergeRuns matches the reference', () => {
   });
 
   it('past the end yields nothing', () => {
-    const runs = { keys: [{ values: Float64Array.from([1, 2, 3]) }], starts: Uint32Array.from([0, 3]) };
+    const runs = { order: [{}], runs: [{ length: 3, keys: [{ values: Float64Array.from([1, 2, 3]) }] }] };
     expect(wasm.mergeRuns(runs, 3, 10).run.length).toBe(0);
     expect(wasm.mergeRuns(runs, 0, 0).run.length).toBe(0);
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reference, wasmKernels } from '../../src/core/index.ts';
-import { runsOf } from './arbitraries.ts';
+import { runsOf, totalOf } from './arbitraries.ts';
 
 const wasm = wasmKernels();
 
@@ -10,7 +10,7 @@ describe('rankSelect matches the reference', () => {
     fc.assert(
       fc.property(
         runsOf(64, 50, 3).chain((runs) => {
-          const total = runs.starts[runs.starts.length - 1] - runs.starts[0];
+          const total = totalOf(runs);
           return fc.tuple(fc.constant(runs), fc.oneof(fc.constant(0), fc.constant(total), fc.nat(total + 5)));
         }),
         ([runs, rank]) => {
@@ -24,7 +24,7 @@ describe('rankSelect matches the reference', () => {
   it('deep ranks in long runs', () => {
     fc.assert(
       fc.property(runsOf(8, 5000, 1), fc.double({ min: 0, max: 1, noNaN: true }), (runs, at) => {
-        const total = runs.starts[runs.starts.length - 1] - runs.starts[0];
+        const total = totalOf(runs);
         const rank = Math.floor(at * total);
         expect([...wasm.rankSelect(runs, rank)]).toEqual([...reference.rankSelect(runs, rank)]);
       }),

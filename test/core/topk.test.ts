@@ -48,11 +48,12 @@ describe('topK matches the reference', () => {
   });
 
   it('reads columns in wasm memory in place', () => {
-    const col = wasm.column(10_000);
-    for (let i = 0; i < col.length; i++) col.values[i] = (i * 7919) % 1000;
+    const col = wasm.f64(10_000);
+    for (let i = 0; i < col.length; i++) col.view[i] = (i * 7919) % 1000;
     const keys = [{ values: col, order: 'desc' as const }];
-    const plain = [{ values: Float64Array.from(col.values), order: 'desc' as const }];
+    const plain = [{ values: Float64Array.from(col.view), order: 'desc' as const }];
     expect([...wasm.topK(keys, col.length, 50)]).toEqual([...reference.topK(plain, col.length, 50)]);
+    col.free();
   });
 
   it('rejects impossible arguments before they reach the module', () => {

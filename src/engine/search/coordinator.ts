@@ -1,75 +1,38 @@
 /**
- * The coordinator: merges every segment's sorted candidates into the requested page. Runs are laid
- * out shard by shard (in the coordinator's shard order), segment by segment, so the merge kernel's
- * tie-break (run, then position) is Elasticsearch's: shard index, then the document's ordinal in its
- * shard.
+ * The coordinator: the page `[from, from + size)` of the merged order of every segment's sorted
+ * input, one call of the wasm merge (rank selection places each input's head at global rank `from`,
+ * a loser tree emits `size` entries). An input is a segment's whole sorted run, or a prefix of its
+ * order (top-k candidates); either way, positions map back to the segment. Inputs come in
+ * tie-break order (sort/tie-break.ts).
  */
-import { MAX_KEYS, reference, wasmKernels, type Runs, type SortKey } from '../../core/index.ts';
-import type { LiveSegment } from '../shard.ts';
+import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type Run, type WasmKernels } from '../../core/index.ts';
+import type { SegmentRef } from './sort/tie-break.ts';
 
-/** One segment's candidates: positions in the segment, best first, with the keys they sorted by. */
-export interface Candidates {
-  target: number;
-  shard: number;
-  live: LiveSegment;
-  keys: SortKey[];
-  locals: Uint32Array;
+/** One segment's sorted input to the merge: its run shape, and the segment position of each entry. */
+export interface MergeInput {
+  segment: SegmentRef;
+  run: Run<Column>;
+  positions: ArrayLike<number> | WasmArray<Uint32Array>;
 }
 
 /** A document on the page. */
-export interface PageEntry {
-  target: number;
-  shard: number;
-  live: LiveSegment;
+export interface PageEntry extends SegmentRef {
   local: number;
 }
 
-export function mergePage(runs: readonly Candidates[], from: number, size: number): PageEntry[] {
-  if (runs.length === 0 || size === 0) return [];
-  const starts = new Uint32Array(runs.length + 1);
-  runs.forEach((run, r) => (starts[r + 1] = starts[r] + run.locals.length));
-  const total = starts[runs.length];
-  const keys = runs[0].keys.map((key, j) => ({ values: gather(runs, j, starts, total), order: key.order, missing: key.missing }));
-  const runsOfKeys: Runs = { keys, starts };
-  const page = keys.length <= MAX_KEYS ? wasmKernels().mergeRuns(runsOfKeys, from, size) : reference.mergeRuns(runsOfKeys, from, size);
-  return Array.from(page.run, (r, i) => {
-    const run = runs[r];
-    return { target: run.target, shard: run.shard, live: run.live, local: run.locals[page.pos[i]] };
-  });
+export function mergePage(kernels: WasmKernels, inputs: readonly MergeInput[], order: KeyOrder[], from: number, size: number): PageEntry[] {
+  if (inputs.length === 0 || size === 0) return [];
+  const runs = { order, runs: inputs.map((input) => input.run) };
+  const page = order.length <= MAX_KEYS ? kernels.mergeRuns(runs, from, size) : reference.mergeRuns(plain(runs), from, size);
+  const views = inputs.map((input) => (input.positions instanceof WasmArray ? input.positions.view : input.positions));
+  return Array.from(page.run, (r, i) => ({ ...inputs[r].segment, local: views[r][page.pos[i]] }));
 }
 
-/** Key j of every run's candidates, in candidate order, as one column (the merge kernel's input). */
-function gather(runs: readonly Candidates[], j: number, starts: Uint32Array, total: number): Float64Array {
-  const values = new Float64Array(total);
-  for (let r = 0; r < runs.length; r++) {
-    const column = runs[r].keys[j].values;
-    const locals = runs[r].locals;
-    const at = starts[r];
-    for (let i = 0; i < locals.length; i++) values[at + i] = column[locals[i]];
-  }
-  return values;
-}
-
-/**
- * The page when nothing reorders hits: shard order, then ordinal order. Skips whole segments by
- * their live counts, so the cost is the page, not `from`.
- */
-export function unsortedPage(segments: readonly Omit<PageEntry, 'local'>[], from: number, size: number): PageEntry[] {
-  const page: PageEntry[] = [];
-  let skip = from;
-  for (const seg of segments) {
-    if (page.length === size) break;
-    const { live } = seg;
-    const liveCount = live.segment.count - live.deletedCount;
-    if (skip >= liveCount) {
-      skip -= liveCount;
-      continue;
-    }
-    for (let i = 0; i < live.segment.count && page.length < size; i++) {
-      if (live.deleted?.[i]) continue;
-      if (skip > 0) skip--;
-      else page.push({ ...seg, local: i });
-    }
-  }
-  return page;
+/** The runs with wasm arrays as views, for the plain reference (sorts of more than four keys). */
+function plain(runs: { order: KeyOrder[]; runs: Run<Column>[] }) {
+  const view = (c: Column) => (c instanceof WasmArray ? c.view : c);
+  return {
+    order: runs.order,
+    runs: runs.runs.map((run) => ({ length: run.length, keys: run.keys.map((k) => ({ ...k, values: view(k.values), map: k.map && view(k.map) })) })),
+  };
 }

@@ -22,7 +22,17 @@ export type SortClause =
       mode?: 'min' | 'max';
     };
 
+export type FieldClause = Extract<SortClause, { kind: 'field' }>;
+
 export type Query = { kind: 'match_all' };
+
+/**
+ * How a sorted page is found. `sorted_runs` (the default): every segment keeps its documents in the
+ * sort's order, rank selection finds the page's offset in each, and only the page is merged, so a
+ * page costs the same at any depth. `top_k`: Elasticsearch's algorithm, every segment's top
+ * `from + size` merged at the coordinator; kept so that both can be compared on one server.
+ */
+export type Paging = 'sorted_runs' | 'top_k';
 
 /** Which parts of `_source` a hit carries: none, or the paths matching includes minus excludes. */
 export type SourceFilter = false | { includes: string[]; excludes: string[] };
@@ -38,6 +48,7 @@ export interface SearchRequest {
   restTotalHitsAsInt: boolean;
   source: SourceFilter;
   query: Query;
+  paging: Paging;
 }
 
 export const DEFAULT_TRACK_TOTAL_HITS = 10_000;
@@ -51,6 +62,7 @@ export function searchRequest(overrides: Partial<SearchRequest> = {}): SearchReq
     restTotalHitsAsInt: false,
     source: { includes: [], excludes: [] },
     query: { kind: 'match_all' },
+    paging: 'sorted_runs',
     ...overrides,
   };
 }

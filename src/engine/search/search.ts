@@ -7,10 +7,13 @@
 import type { StoredDoc } from '../../store/doc-store.ts';
 import { allShardsFailed, illegalArgument, shardFailure, type EsError } from '../errors.ts';
 import type { IndexSnapshot } from '../search-index.ts';
-import { mergePage, unsortedPage, type Candidates, type PageEntry } from './coordinator.ts';
-import { topLive } from './query-phase.ts';
+import type { PageEntry } from './coordinator.ts';
+import { sortedPage, unsortedPage } from './page.ts';
 import type { SearchRequest } from './request.ts';
-import { planSort } from './sort-plan.ts';
+import type { RunCache } from './runs/run-cache.ts';
+import { planSort, type SortPlan } from './sort/plan.ts';
+import { MATCH_ALL_SCORE } from './sort/score-key.ts';
+import { segmentsInTieOrder } from './sort/tie-break.ts';
 import { filterSource } from './source-filter.ts';
 
 /** Reads a stored document for the fetch phase. */
@@ -32,7 +35,7 @@ export interface Hit {
   sort?: unknown[];
 }
 
-export function search(targets: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader): SearchResponse {
+export function search(targets: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache): SearchResponse {
   const started = performance.now();
   const { from, size } = request;
   const failures: (EsError | undefined)[] = targets.map((t) => windowCheck(t, from, size));
@@ -43,29 +46,19 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
     throw allShardsFailed(targets.map((target, t) => ({ index: target.index.name, error: failures[t]! })));
   }
 
-  // The coordinator's shard order, which breaks ties: by shard number, then index name (ES's ShardId order).
-  const shards = targets
-    .flatMap((target, t) => (failures[t] ? [] : target.shards.map((shard) => ({ t, shard }))))
-    .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
-  const segments: Omit<PageEntry, 'local'>[] = [];
+  const segments = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
   let totalHits = 0;
-  for (const { t, shard } of shards) {
-    totalHits += shard.liveCount;
-    for (const live of shard.segments) segments.push({ target: t, shard: shard.shard, live });
-  }
+  for (const { live } of segments) totalHits += live.segment.count - live.deletedCount;
 
   let page: PageEntry[];
-  if (size === 0) page = [];
-  else if (!plan.keyed) page = unsortedPage(segments, from, size);
-  else {
-    const sortId = JSON.stringify(request.sort);
-    const runs: Candidates[] = segments.map((s) => {
-      const keys = plan.keys(s.target, s.live);
-      return { ...s, keys, locals: topLive(keys, s.live, from + size, sortId) };
-    });
-    page = mergePage(runs, from, size);
+  try {
+    if (size === 0) page = [];
+    else if (!plan.keyed) page = unsortedPage(segments, from, size, runs);
+    else page = sortedPage(segments, plan, from, size, request.paging, runs);
+  } finally {
+    // Runs over the budget are evicted only now, so none is freed while this search reads it.
+    runs.trim();
   }
-
   const hits = page.map((entry) => fetchHit(entry, targets[entry.target], request, plan, load));
   const failedShards = failedTargets.reduce((n, t) => n + t.shards.length, 0);
   return {
@@ -80,7 +73,7 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
     },
     hits: {
       ...totalField(totalHits, request),
-      max_score: hits.length > 0 && (!plan.byField || plan.tracksScore) ? 1.0 : null,
+      max_score: hits.length > 0 && (!plan.byField || plan.tracksScore) ? MATCH_ALL_SCORE : null,
       hits,
     },
   };
@@ -95,12 +88,12 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
   );
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: ReturnType<typeof planSort>, load: SourceLoader): Hit {
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, load: SourceLoader): Hit {
   const { segment } = entry.live;
   const hit: Hit = {
     _index: target.index.name,
     _id: segment.ids[entry.local],
-    _score: !plan.byField || plan.tracksScore ? 1.0 : null,
+    _score: !plan.byField || plan.tracksScore ? MATCH_ALL_SCORE : null,
   };
   const routing = segment.routings.get(entry.local);
   if (routing !== undefined) hit._routing = routing;

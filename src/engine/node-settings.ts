@@ -1,0 +1,49 @@
+/**
+ * Node-level settings, named and written as Elasticsearch names its own (`-E name=value` on the
+ * command line, as `bin/elasticsearch -E` takes them). Unknown names are refused, not ignored.
+ */
+import { totalmem } from 'node:os';
+import { illegalArgument } from './errors.ts';
+
+export interface NodeSettings {
+  /** Budget for sorted runs, in bytes (`indices.sorted_runs.cache.size`). */
+  sortedRunsCacheBytes: number;
+}
+
+/** Runs live in wasm32 memory (4 GiB at most, shared with scratch space): no budget may exceed this. */
+export const MAX_RUNS_BYTES = 2 * 1024 ** 3;
+/** Like ES's `indices.queries.cache.size`: a share of memory, here of the machine's, capped as above. */
+export const DEFAULT_RUNS_CACHE_SIZE = '10%';
+
+export function parseNodeSettings(given: Record<string, string> = {}): NodeSettings {
+  const settings: NodeSettings = { sortedRunsCacheBytes: memorySize('indices.sorted_runs.cache.size', DEFAULT_RUNS_CACHE_SIZE) };
+  for (const [name, value] of Object.entries(given)) {
+    switch (name) {
+      case 'indices.sorted_runs.cache.size':
+        settings.sortedRunsCacheBytes = memorySize(name, value);
+        break;
+      default:
+        throw illegalArgument(`unknown setting [${name}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
+    }
+  }
+  return settings;
+}
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3, tb: 1024 ** 4, t: 1024 ** 4 };
+
+/** ES's memory size: a byte size (`512mb`, `1gb`, `0b`) or a percentage (`10%`) of the machine's memory, capped at {@link MAX_RUNS_BYTES}. */
+export function memorySize(name: string, value: string): number {
+  const text = value.trim().toLowerCase();
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
+  let bytes: number;
+  if (percent) {
+    const share = Number(percent[1]);
+    if (share > 100) throw illegalArgument(`failed to parse [${name}] setting: percentage should be in [0-100], got [${value}]`);
+    bytes = Math.floor((totalmem() * share) / 100);
+  } else {
+    const size = /^(\d+(?:\.\d+)?)(b|kb|k|mb|m|gb|g|tb|t)$/.exec(text);
+    if (!size) throw illegalArgument(`failed to parse setting [${name}] with value [${value}] as a size in bytes: unit is missing or unrecognized`);
+    bytes = Math.floor(Number(size[1]) * UNITS[size[2]]);
+  }
+  return Math.min(bytes, MAX_RUNS_BYTES);
+}

@@ -1,0 +1,84 @@
+/**
+ * Which documents make the page `[from, from + size)`, before anything is fetched.
+ *
+ * Sorted pages (`paging: sorted_runs`, the default) read every segment's sorted run from the run
+ * cache; the merge places each run's head at rank `from` by rank selection and emits `size`
+ * entries, so the cost is O(R log N + size log R) for R runs of N documents at any depth. A segment
+ * without a run is sorted whole as part of the request when the page reaches deep into it (a sort
+ * costs what Elasticsearch's top `from + size` costs there), and otherwise answers by top-k while
+ * its run is built between requests. `paging: top_k` is Elasticsearch's algorithm: every segment's
+ * top `from + size` by top-k, all merged at the coordinator.
+ *
+ * Unsorted pages (match_all by `_score`: every hit ties) are shard order, then ordinal order: whole
+ * segments are skipped by their live counts.
+ */
+import type { Column, RunKey } from '../../core/index.ts';
+import type { LiveSegment } from '../shard.ts';
+import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
+import { topLive } from './query-phase.ts';
+import type { Paging } from './request.ts';
+import type { RunCache } from './runs/run-cache.ts';
+import { runSpec } from './runs/sorted-run.ts';
+import { docKey } from './sort/doc-key.ts';
+import { keyOf, type SortPlan } from './sort/plan.ts';
+import type { SegmentRef } from './sort/tie-break.ts';
+
+/** A page reaching this deep into a segment (want × ratio ≥ its live documents) sorts it whole at once. */
+const SORT_WHOLE_RATIO = 16;
+
+export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {
+  const want = from + size;
+  const inputs: MergeInput[] = [];
+  for (const segment of segments) {
+    const { live } = segment;
+    const liveCount = live.segment.count - live.deletedCount;
+    if (liveCount === 0) continue;
+    const readAs = plan.keys.map((key) => key.readAs(segment.target, live, runs));
+    if (paging === 'sorted_runs') {
+      let run = runs.get(live, plan.runKey);
+      if (!run && want * SORT_WHOLE_RATIO >= liveCount) run = runs.build(live, plan.runKey, runSpec(plan.keys, live));
+      if (run) {
+        inputs.push({ segment, run: { length: run.length, keys: run.keys.map((values, j) => ({ values, ...readAs[j] })) }, positions: run.positions });
+        continue;
+      }
+      runs.schedule(live, plan.runKey, () => runSpec(plan.keys, live));
+    }
+    const spec = runSpec(plan.keys, live);
+    const locals = topLive(runs.kernels, spec, live, want);
+    const keys: RunKey<Column>[] = spec.keys.map(({ column }, j) => ({ values: gather(column, locals), ...readAs[j] }));
+    inputs.push({ segment, run: { length: locals.length, keys }, positions: locals });
+  }
+  return mergePage(runs.kernels, inputs, plan.order(), from, size);
+}
+
+export function unsortedPage(segments: readonly SegmentRef[], from: number, size: number, runs: RunCache): PageEntry[] {
+  const page: PageEntry[] = [];
+  let skip = from;
+  for (const segment of segments) {
+    if (page.length === size) break;
+    const { live } = segment;
+    const liveCount = live.segment.count - live.deletedCount;
+    if (skip >= liveCount) {
+      skip -= liveCount;
+      continue;
+    }
+    const take = Math.min(liveCount - skip, size - page.length);
+    const positions = live.deletedCount > 0 ? livePositions(live, runs) : undefined;
+    for (let i = skip; i < skip + take; i++) page.push({ ...segment, local: positions ? positions[i] : i });
+    skip = 0;
+  }
+  return page;
+}
+
+/** The segment's live positions in order: its `_doc` run. */
+function livePositions(live: LiveSegment, runs: RunCache): Uint32Array {
+  const keys = [docKey('asc')];
+  const key = keyOf(keys);
+  return (runs.get(live, key) ?? runs.build(live, key, runSpec(keys, live))).positions.view;
+}
+
+function gather(column: Float64Array, locals: Uint32Array): Float64Array {
+  const out = new Float64Array(locals.length);
+  for (let i = 0; i < locals.length; i++) out[i] = column[locals[i]];
+  return out;
+}

@@ -1,0 +1,261 @@
+/**
+ * The owner of every sorted run (and of the keyword maps the runs are read through) on a node: it
+ * builds them, keeps them under a memory budget, and frees them. A run lives until the first of:
+ * its segment is gone (merged away, index deleted: {@link RunCache.drop}), `_cache/clear`
+ * ({@link RunCache.clear}), or eviction, least recently used first, when the runs outgrow the
+ * budget ({@link RunCache.trim}, called after each search and each background build, so a run a
+ * search is reading is never freed under it).
+ *
+ * Runs are keyed by segment and by the sort's run key (sort/plan.ts), which later kinds of runs can
+ * extend. Cold shallow pages answer by top-k and {@link RunCache.schedule} the run, which is then
+ * built between requests, one segment per turn of the event loop.
+ */
+import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
+import type { Segment } from '../../segment.ts';
+import type { LiveSegment } from '../../shard.ts';
+import type { MapStore } from '../sort/key.ts';
+import { SortedRun, type RunSpec } from './sorted-run.ts';
+
+export interface RunCacheStats {
+  /** Runs held. */
+  count: number;
+  /** Wasm bytes the runs hold. */
+  memory_size_in_bytes: number;
+  /** Wasm bytes of the keyword maps runs are read through. */
+  ordinal_maps_memory_size_in_bytes: number;
+  limit_size_in_bytes: number;
+  evictions: number;
+  hit_count: number;
+  miss_count: number;
+  /** Runs built off the request path (cold shallow pages, index sorting). */
+  background_builds: number;
+}
+
+interface SegmentEntry {
+  runs: Map<string, SortedRun>;
+  maps: Map<string, { version: object; array: WasmArray<Float64Array> }>;
+}
+
+interface Pending {
+  live: LiveSegment;
+  key: string;
+  spec: () => RunSpec;
+}
+
+export class RunCache implements MapStore {
+  readonly #segments = new Map<Segment, SegmentEntry>();
+  /** Every kept run, least recently used first (a Map keeps insertion order). */
+  readonly #lru = new Map<SortedRun, { segment: Segment; key: string }>();
+  /** Runs made for one search only (an older snapshot's deletes), freed at the next trim. */
+  #transient: SortedRun[] = [];
+  #bytes = 0;
+  #mapBytes = 0;
+  #counters = { evictions: 0, hits: 0, misses: 0, background: 0 };
+  #queue: Pending[] = [];
+  /** Run keys waiting in the queue, per segment. */
+  #queued = new WeakMap<Segment, Set<string>>();
+  /** Segments gone for good: a queued build for one of them is skipped. */
+  #dropped = new WeakSet<Segment>();
+  #timer: NodeJS.Immediate | undefined;
+  #closed = false;
+
+  constructor(
+    readonly kernels: WasmKernels,
+    /** The budget in bytes; runs beyond it are evicted, least recently used first. */
+    public limitBytes: number,
+  ) {}
+
+  /** The run of `live`'s segment under `key`, made to match the snapshot's deletes; undefined if none is kept. */
+  get(live: LiveSegment, key: string): SortedRun | undefined {
+    const entry = this.#segments.get(live.segment);
+    const run = entry?.runs.get(key);
+    if (!entry || !run) {
+      this.#counters.misses++;
+      return undefined;
+    }
+    this.#counters.hits++;
+    if (run.deleted === live.deleted) return this.#touch(run);
+    if (live.deletedCount < run.deletedCount) {
+      // An older snapshot than the run's: its deletes cannot be put back, so it gets a run of its own.
+      return undefined;
+    }
+    const filtered = run.filtered(this.kernels, live);
+    this.#forget(run, live.segment, key);
+    return this.#keep(filtered, live.segment, key);
+  }
+
+  /** Builds the run now and keeps it (for a deep page, or index sorting). */
+  build(live: LiveSegment, key: string, spec: RunSpec): SortedRun {
+    const run = SortedRun.build(this.kernels, live, spec);
+    if (this.#closed) {
+      this.#transient.push(run);
+      return run;
+    }
+    const entry = this.#segments.get(live.segment);
+    const old = entry?.runs.get(key);
+    // A run kept for newer deletes than this snapshot's stays; this one serves this search only.
+    if (old && old.deletedCount > live.deletedCount) {
+      this.#transient.push(run);
+      return run;
+    }
+    if (old) this.#forget(old, live.segment, key);
+    return this.#keep(run, live.segment, key);
+  }
+
+  /** Builds the run between requests, unless it is kept by then or its segment is gone. */
+  schedule(live: LiveSegment, key: string, spec: () => RunSpec): void {
+    if (this.#closed || this.limitBytes <= 0) return;
+    if (this.#dropped.has(live.segment)) return;
+    let queued = this.#queued.get(live.segment);
+    if (!queued) this.#queued.set(live.segment, (queued = new Set()));
+    if (queued.has(key)) return;
+    queued.add(key);
+    this.#queue.push({ live, key, spec });
+    this.#timer ??= setImmediate(() => this.#drain());
+  }
+
+  map(segment: Segment, id: string, version: object, build: () => ArrayLike<number>): Column {
+    const entry = this.#entry(segment);
+    const kept = entry.maps.get(id);
+    if (kept?.version === version) return kept.array;
+    if (kept) {
+      this.#mapBytes -= kept.array.bytes;
+      kept.array.free();
+    }
+    const values = build();
+    const array = this.kernels.f64(values.length);
+    array.view.set(values);
+    entry.maps.set(id, { version, array });
+    this.#mapBytes += array.bytes;
+    return array;
+  }
+
+  /** The segments are gone for good (merged away, index deleted): frees everything kept for them. */
+  drop(segments: Iterable<Segment>): void {
+    for (const segment of segments) {
+      this.#release(segment);
+      this.#dropped.add(segment);
+    }
+  }
+
+  /** `_cache/clear`: frees what is kept for the segments; they build it again when asked. */
+  clear(segments: Iterable<Segment>): void {
+    for (const segment of segments) this.#release(segment);
+  }
+
+  /** Evicts least recently used runs until the kept ones fit the budget; frees one-search runs. */
+  trim(): void {
+    for (const run of this.#transient) run.free();
+    this.#transient = [];
+    for (const [run, { segment, key }] of this.#lru) {
+      if (this.#bytes <= this.limitBytes) break;
+      this.#forget(run, segment, key);
+      this.#counters.evictions++;
+    }
+  }
+
+  /** Allocator blocks held for a segment: per run its positions and keys, and its maps. */
+  blocksOf(segment: Segment): number {
+    const entry = this.#segments.get(segment);
+    if (!entry) return 0;
+    let blocks = entry.maps.size;
+    for (const run of entry.runs.values()) blocks += 1 + run.keys.length;
+    return blocks;
+  }
+
+  /** Node-level figures, or those of the given segments (an index's). */
+  stats(segments?: Iterable<Segment>): RunCacheStats {
+    let count = this.#lru.size, bytes = this.#bytes, mapBytes = this.#mapBytes;
+    if (segments) {
+      count = bytes = mapBytes = 0;
+      for (const segment of segments) {
+        const entry = this.#segments.get(segment);
+        if (!entry) continue;
+        for (const run of entry.runs.values()) {
+          count++;
+          bytes += run.bytes;
+        }
+        for (const { array } of entry.maps.values()) mapBytes += array.bytes;
+      }
+    }
+    return {
+      count,
+      memory_size_in_bytes: bytes,
+      ordinal_maps_memory_size_in_bytes: mapBytes,
+      limit_size_in_bytes: this.limitBytes,
+      evictions: this.#counters.evictions,
+      hit_count: this.#counters.hits,
+      miss_count: this.#counters.misses,
+      background_builds: this.#counters.background,
+    };
+  }
+
+  /** Frees everything and stops background builds. */
+  close(): void {
+    this.#closed = true;
+    if (this.#timer) clearImmediate(this.#timer);
+    this.#timer = undefined;
+    this.#queue = [];
+    this.drop([...this.#segments.keys()]);
+    this.trim();
+  }
+
+  /** One background build per turn of the event loop, so no request waits behind more than one. */
+  #drain(): void {
+    this.#timer = undefined;
+    const next = this.#queue.shift();
+    if (!next) return;
+    this.#queued.get(next.live.segment)?.delete(next.key);
+    if (!this.#dropped.has(next.live.segment) && !this.#segments.get(next.live.segment)?.runs.has(next.key)) {
+      try {
+        this.build(next.live, next.key, next.spec());
+        this.#counters.background++;
+        this.trim();
+      } catch (error) {
+        // A run is only a faster way to the same pages: failing to build one must not take the node down.
+        console.error('deeppage: building a sorted run in the background failed', error);
+      }
+    }
+    if (this.#queue.length > 0) this.#timer = setImmediate(() => this.#drain());
+  }
+
+  #keep(run: SortedRun, segment: Segment, key: string): SortedRun {
+    this.#entry(segment).runs.set(key, run);
+    this.#lru.set(run, { segment, key });
+    this.#bytes += run.bytes;
+    return run;
+  }
+
+  #touch(run: SortedRun): SortedRun {
+    const where = this.#lru.get(run)!;
+    this.#lru.delete(run);
+    this.#lru.set(run, where);
+    return run;
+  }
+
+  #forget(run: SortedRun, segment: Segment, key: string): void {
+    const entry = this.#segments.get(segment);
+    if (entry?.runs.get(key) === run) entry.runs.delete(key);
+    this.#lru.delete(run);
+    this.#bytes -= run.bytes;
+    run.free();
+  }
+
+  #release(segment: Segment): void {
+    const entry = this.#segments.get(segment);
+    if (!entry) return;
+    for (const [key, run] of entry.runs) this.#forget(run, segment, key);
+    for (const { array } of entry.maps.values()) {
+      this.#mapBytes -= array.bytes;
+      array.free();
+    }
+    this.#segments.delete(segment);
+  }
+
+  #entry(segment: Segment): SegmentEntry {
+    let entry = this.#segments.get(segment);
+    if (!entry) this.#segments.set(segment, (entry = { runs: new Map(), maps: new Map() }));
+    return entry;
+  }
+}
+

@@ -1,0 +1,108 @@
+/**
+ * A sorted run: one segment's live documents in the order of one sort, in wasm memory where the
+ * kernels read it in place: the segment positions in that order (u32) and, per sort key, the key's
+ * values in that order (f64; keyword keys as segment-local ordinals). About 12 bytes per document
+ * for one key.
+ *
+ * Segments are immutable, so a run is valid for the segment's life, up to its deletes: deletes only
+ * ever grow, and a run made for fewer of them is filtered (O(n), no sort) rather than rebuilt.
+ */
+import { MAX_KEYS, reference, type KeyOrder, type WasmArray, type WasmKernels } from '../../../core/index.ts';
+import type { LiveSegment } from '../../shard.ts';
+import type { SortKeySource } from '../sort/key.ts';
+
+/** What a run is sorted by, within its segment: per key the column by position and its order. */
+export interface RunSpec {
+  keys: { column: Float64Array; order: KeyOrder }[];
+}
+
+/** The spec of a segment's run under the given keys. */
+export function runSpec(keys: readonly SortKeySource[], live: LiveSegment): RunSpec {
+  return { keys: keys.map((key) => ({ column: key.column(live), order: key.localOrder(live) })) };
+}
+
+export class SortedRun {
+  private constructor(
+    readonly positions: WasmArray<Uint32Array>,
+    readonly keys: WasmArray<Float64Array>[],
+    /** The deletes this run leaves out (the identity of the snapshot's bitmap). */
+    readonly deleted: Uint8Array | undefined,
+    readonly deletedCount: number,
+  ) {}
+
+  get length(): number {
+    return this.positions.length;
+  }
+
+  /** Bytes of wasm memory the run holds. */
+  get bytes(): number {
+    return this.positions.bytes + this.keys.reduce((n, key) => n + key.bytes, 0);
+  }
+
+  get freed(): boolean {
+    return this.positions.freed;
+  }
+
+  /** Sorts the whole segment (ties in position order) and keeps its live documents. */
+  static build(kernels: WasmKernels, live: LiveSegment, spec: RunSpec): SortedRun {
+    const n = live.segment.count;
+    const keys = spec.keys.map(({ column, order }) => ({ values: column, ...order }));
+    const order = keys.length <= MAX_KEYS ? kernels.topK(keys, n, n) : reference.topK(keys, n, n);
+    return SortedRun.#keep(kernels, live, order, spec.keys.map((k) => k.column));
+  }
+
+  /** This run with `live`'s deletes left out: a new run; this one stays as it is. */
+  filtered(kernels: WasmKernels, live: LiveSegment): SortedRun {
+    const positions = this.positions.view.slice();
+    const columns = this.keys.map((key) => key.view.slice());
+    const out = SortedRun.#alloc(kernels, live.segment.count - live.deletedCount, columns.length);
+    const deleted = live.deleted;
+    const outPositions = out.positions.view;
+    const outKeys = out.keys.map((key) => key.view);
+    let at = 0;
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i];
+      if (deleted?.[p]) continue;
+      outPositions[at] = p;
+      for (let j = 0; j < columns.length; j++) outKeys[j][at] = columns[j][i];
+      at++;
+    }
+    return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount);
+  }
+
+  free(): void {
+    this.positions.free();
+    for (const key of this.keys) key.free();
+  }
+
+  /** The run of `order` (every position of the segment, sorted) minus the deleted ones. */
+  static #keep(kernels: WasmKernels, live: LiveSegment, order: Uint32Array, columns: Float64Array[]): SortedRun {
+    const out = SortedRun.#alloc(kernels, live.segment.count - live.deletedCount, columns.length);
+    // Views are taken after every allocation: growing memory detaches earlier ones.
+    const positions = out.positions.view;
+    const keys = out.keys.map((key) => key.view);
+    const deleted = live.deleted;
+    let at = 0;
+    for (let i = 0; i < order.length; i++) {
+      const p = order[i];
+      if (deleted?.[p]) continue;
+      positions[at] = p;
+      for (let j = 0; j < columns.length; j++) keys[j][at] = columns[j][p];
+      at++;
+    }
+    return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount);
+  }
+
+  static #alloc(kernels: WasmKernels, length: number, keys: number) {
+    const positions = kernels.u32(length);
+    const arrays: WasmArray<Float64Array>[] = [];
+    try {
+      for (let j = 0; j < keys; j++) arrays.push(kernels.f64(length));
+    } catch (error) {
+      positions.free();
+      for (const array of arrays) array.free();
+      throw error;
+    }
+    return { positions, keys: arrays };
+  }
+}

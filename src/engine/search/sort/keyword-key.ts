@@ -1,0 +1,88 @@
+/**
+ * Keywords sort by term, in code point order (terms.ts). A segment keeps sorted terms and ordinals,
+ * so within a segment a keyword sorts by its local ordinal. Local ordinals map monotonically to the
+ * global ordinals of every segment in the search, so a run sorted by local ordinals is sorted by
+ * global ones too: runs keep local ordinals, and a per-segment map (kept in wasm memory, rebuilt
+ * when the global ordinals change) turns them into global ones as the kernels read them.
+ */
+import type { KeyOrder } from '../../../core/index.ts';
+import type { IndexSnapshot } from '../../search-index.ts';
+import type { KeywordColumn, Segment } from '../../segment.ts';
+import type { LiveSegment } from '../../shard.ts';
+import { globalOrdinals, lowerBound, type GlobalOrdinals } from '../../terms.ts';
+import type { FieldClause } from '../request.ts';
+import type { SortKeySource } from './key.ts';
+import { modeOf } from './mode.ts';
+
+export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[]): SortKeySource {
+  const mode = modeOf(clause);
+  let ordinals: KeywordOrdinals | undefined;
+  const global = () => (ordinals ??= keywordOrdinals(clause.field, targets));
+  const local = (live: LiveSegment) => {
+    const column = live.segment.columns.get(clause.field);
+    return column?.kind === 'keyword' ? column : undefined;
+  };
+  return {
+    id: JSON.stringify(['keyword', clause.field, clause.order, clause.missing, mode]),
+    get order(): KeyOrder {
+      return { order: clause.order, missing: standIn(clause.missing, global().ordinals.terms) };
+    },
+    column: (live) => live.segment.keywordOrdinals(clause.field, mode),
+    localOrder: (live) => ({ order: clause.order, missing: standIn(clause.missing, local(live)?.terms ?? []) }),
+    readAs(t, live, maps) {
+      const { ordinals: ords, at } = global();
+      const d = at(t, live.segment);
+      if (d < 0) return {};
+      return { map: maps.map(live.segment, `keyword:${clause.field}`, ords, () => ords.maps[d]) };
+    },
+    sortValue(_t, live, local_) {
+      const column = local(live);
+      const ord = column ? (mode === 'max' && column.max ? column.max : column.min)[local_] : -1;
+      if (ord >= 0) return column!.terms[ord];
+      // ES shows the value that stood in for a missing one.
+      return clause.missing === '_last' || clause.missing === '_first' ? null : String(clause.missing);
+    },
+  };
+}
+
+/** A keyword stand-in for missing values sorts at its place among the terms, between ordinals if absent. */
+function standIn(missing: FieldClause['missing'], terms: readonly string[]): KeyOrder['missing'] {
+  if (missing === '_last' || missing === '_first') return missing;
+  const term = String(missing);
+  const at = lowerBound(terms, term);
+  return terms[at] === term ? at : at - 0.5;
+}
+
+interface KeywordOrdinals {
+  ordinals: GlobalOrdinals;
+  /** The dictionary index of target t's segment, -1 when it has no such column. */
+  at(t: number, segment: Segment): number;
+}
+
+/**
+ * Global ordinals of a keyword field over every segment of the search, kept with the snapshot when
+ * the search has one target (the common case), since building them reads every term.
+ */
+function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): KeywordOrdinals {
+  const cacheKey = `ordinals:${field}`;
+  if (targets.length === 1 && targets[0].cache.has(cacheKey)) return targets[0].cache.get(cacheKey) as KeywordOrdinals;
+  const segments: { t: number; segment: Segment; column: KeywordColumn }[] = [];
+  targets.forEach((target, t) => {
+    for (const shard of target.shards) {
+      for (const live of shard.segments) {
+        const column = live.segment.columns.get(field);
+        if (column?.kind === 'keyword') segments.push({ t, segment: live.segment, column });
+      }
+    }
+  });
+  const index = new Map(segments.map((s, d) => [s.segment, d]));
+  const result: KeywordOrdinals = {
+    ordinals: globalOrdinals(segments.map((s) => s.column.terms)),
+    at: (t, segment) => {
+      const d = index.get(segment);
+      return d !== undefined && segments[d].t === t ? d : -1;
+    },
+  };
+  if (targets.length === 1) targets[0].cache.set(cacheKey, result);
+  return result;
+}

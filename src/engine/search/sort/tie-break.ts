@@ -1,0 +1,25 @@
+/**
+ * The tie-break, Elasticsearch's and Lucene's (TopDocs.merge): hits equal on every sort key come in
+ * shard order, then by the document's ordinal in its shard. deeppage states it once, here, as the
+ * order in which the search lays out its segments: shards by number, then by index (ES's ShardId
+ * order), and within a shard its segments in order. The merge kernel breaks ties by run index, then
+ * position in the run, and a run keeps equal keys in position order, so laying runs out in this
+ * order is the whole rule.
+ */
+import type { IndexSnapshot } from '../../search-index.ts';
+import type { LiveSegment } from '../../shard.ts';
+
+/** A segment of the search, with the target and shard it belongs to. */
+export interface SegmentRef {
+  target: number;
+  shard: number;
+  live: LiveSegment;
+}
+
+/** Every segment of the targets that take part (not failed), in tie-break order. */
+export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): SegmentRef[] {
+  const shards = targets
+    .flatMap((target, t) => (failed(t) ? [] : target.shards.map((shard) => ({ t, shard }))))
+    .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
+  return shards.flatMap(({ t, shard }) => shard.segments.map((live) => ({ target: t, shard: shard.shard, live })));
+}

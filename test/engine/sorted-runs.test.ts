@@ -1,0 +1,141 @@
+/**
+ * The life of sorted runs: built by deep pages, kept and reused, filtered when deletes change,
+ * freed when their segment is merged away, their index is deleted, `_cache/clear` asks, or the
+ * budget evicts them; built in the background after a cold shallow page. "Freed" is checked on the
+ * engine's own wasm instance: its allocator's blocks in use go back to what the live runs hold.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { WasmKernels, wasmModule } from '../../src/core/index.ts';
+import { Engine, type WriteOp } from '../../src/engine/engine.ts';
+import { searchRequest, type SortClause } from '../../src/engine/search/request.ts';
+import { DocStore } from '../../src/store/doc-store.ts';
+import { tempDir } from './helpers.ts';
+
+const byValue: SortClause[] = [{ kind: 'field', field: 'v', order: 'desc', missing: '_last' }];
+const byTag: SortClause[] = [{ kind: 'field', field: 'tag', order: 'asc', missing: '_first' }, { kind: 'doc', order: 'desc' }];
+
+const MAPPINGS = { properties: { v: { type: 'long' }, tag: { type: 'keyword' } } };
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function open(budget = 1 << 30, build: 'release' | 'debug' = 'release') {
+  const { dir, remove } = tempDir();
+  const kernels = new WasmKernels(wasmModule(build));
+  const engine = Engine.open(DocStore.open(dir), { kernels, settings: { sortedRunsCacheBytes: budget } });
+  cleanups.push(async () => {
+    await engine.close();
+    remove();
+  });
+  return { engine, kernels };
+}
+
+const docs = (from: number, to: number, index = 'r'): WriteOp[] =>
+  Array.from({ length: to - from }, (_, k) => {
+    const i = from + k;
+    return { action: 'index', index, id: String(i), source: { v: (i * 37) % 101, tag: `t${(i * 13) % 7}` } };
+  });
+
+/** Blocks the live runs and maps hold: positions plus one array per key, per run; one per map. */
+function expectedBlocks(engine: Engine): number {
+  let blocks = 0;
+  for (const index of engine.indices()) {
+    for (const segment of index.segments()) blocks += engine.runs.blocksOf(segment);
+  }
+  return blocks;
+}
+
+describe('sorted runs', () => {
+  it('a deep page builds runs that later pages reuse; deletes filter them; answers match top_k', async () => {
+    const { engine } = open();
+    await engine.createIndex('r', { settings: { number_of_shards: 2, refresh_interval: -1 }, mappings: MAPPINGS });
+    await engine.write(docs(0, 500));
+    engine.refresh('r');
+    const page = (from: number, paging: 'sorted_runs' | 'top_k' = 'sorted_runs', sort = byValue) =>
+      engine.search('r', searchRequest({ from, size: 7, sort, paging, source: false })).hits.hits.map((h) => [h._id, h.sort]);
+    expect(page(480)).toEqual(page(480, 'top_k'));
+    const built = engine.runStats('r');
+    expect(built.count).toBe(engine.resolveOne('r').segments().length);
+    expect(page(3)).toEqual(page(3, 'top_k'));
+    expect(engine.runStats('r').count).toBe(built.count);
+    await engine.write([{ action: 'delete', index: 'r', id: '7' }, { action: 'delete', index: 'r', id: '300' }, ...docs(0, 3)]);
+    engine.refresh('r');
+    for (const from of [0, 100, 490]) expect(page(from)).toEqual(page(from, 'top_k'));
+    for (const from of [0, 250, 490]) expect(page(from, 'sorted_runs', byTag)).toEqual(page(from, 'top_k', byTag));
+  });
+
+  it('frees the runs of segments merged away, of a deleted index, and on _cache/clear', async () => {
+    const { engine, kernels } = open();
+    await engine.createIndex('r', { settings: { number_of_shards: 1, refresh_interval: -1, max_result_window: 100_000 }, mappings: MAPPINGS });
+    const deep = () => {
+      engine.search('r', searchRequest({ from: 10_000, size: 5, sort: byValue, source: false }));
+      engine.search('r', searchRequest({ from: 10_000, size: 5, sort: byTag, source: false }));
+    };
+    // Twenty refreshes of small batches: the shard keeps at most eight segments, so merges drop some.
+    for (let batch = 0; batch < 20; batch++) {
+      await engine.write(docs(batch * 50, batch * 50 + 50));
+      engine.refresh('r');
+      deep();
+      expect(kernels.inUse().blocks).toBe(expectedBlocks(engine));
+    }
+    expect(engine.resolveOne('r').segments().length).toBeLessThanOrEqual(8);
+    expect(engine.runStats('r').count).toBe(2 * engine.resolveOne('r').segments().length);
+
+    engine.clearCaches('r');
+    expect(engine.runStats('r').count).toBe(0);
+    expect(kernels.inUse().blocks).toBe(0);
+    deep();
+    expect(kernels.inUse().blocks).toBeGreaterThan(0);
+    await engine.deleteIndices('r');
+    expect(kernels.inUse()).toEqual({ bytes: 0, blocks: 0 });
+  });
+
+  it('keeps the runs within the budget, evicting the least recently used', async () => {
+    const { engine, kernels } = open(20_000);
+    await engine.createIndex('r', { settings: { number_of_shards: 1, refresh_interval: -1, max_result_window: 100_000 }, mappings: MAPPINGS });
+    await engine.write(docs(0, 1000));
+    engine.refresh('r');
+    const sorts: SortClause[][] = [byValue, byTag, [{ kind: 'field', field: 'v', order: 'asc', missing: '_first' }], [{ kind: 'doc', order: 'desc' }]];
+    const pages = sorts.map((sort) => engine.search('r', searchRequest({ from: 900, size: 10, sort, paging: 'top_k' })).hits.hits.map((h) => h._id));
+    for (let round = 0; round < 3; round++) {
+      sorts.forEach((sort, s) => {
+        expect(engine.search('r', searchRequest({ from: 900, size: 10, sort })).hits.hits.map((h) => h._id)).toEqual(pages[s]);
+        const stats = engine.runStats();
+        expect(stats.memory_size_in_bytes).toBeLessThanOrEqual(20_000);
+      });
+    }
+    expect(engine.runStats().evictions).toBeGreaterThan(0);
+    expect(kernels.inUse().blocks).toBe(expectedBlocks(engine));
+  });
+
+  it('a cold shallow page answers by top-k and builds the run between requests', async () => {
+    const { engine } = open();
+    await engine.createIndex('r', { settings: { number_of_shards: 1, refresh_interval: -1, max_result_window: 100_000 }, mappings: MAPPINGS });
+    await engine.write(docs(0, 2000));
+    engine.refresh('r');
+    const first = engine.search('r', searchRequest({ size: 5, sort: byValue })).hits.hits.map((h) => h._id);
+    expect(engine.runStats('r').count).toBe(0);
+    for (let i = 0; i < 100 && engine.runStats('r').count === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(engine.runStats('r').count).toBe(1);
+    expect(engine.runStats().background_builds).toBe(1);
+    expect(engine.search('r', searchRequest({ size: 5, sort: byValue })).hits.hits.map((h) => h._id)).toEqual(first);
+  });
+
+  it('index sorting builds the runs of every new segment as it is sealed', async () => {
+    const { engine } = open();
+    await engine.createIndex('s', {
+      settings: { number_of_shards: 2, refresh_interval: -1, index: { sort: { field: ['tag', 'v'], order: ['asc', 'desc'] } } },
+      mappings: { properties: { tag: { type: 'keyword' }, v: { type: 'long' } } },
+    });
+    await engine.write(docs(0, 300, 's'));
+    engine.refresh('s');
+    const segments = engine.resolveOne('s').segments().length;
+    expect(engine.runStats('s').count).toBe(segments);
+    const sort: SortClause[] = [{ kind: 'field', field: 'tag', order: 'asc', missing: '_last', mode: 'min' }, { kind: 'field', field: 'v', order: 'desc', missing: '_last', mode: 'max' }];
+    const hits = engine.search('s', searchRequest({ size: 3, sort })).hits.hits.map((h) => h._id);
+    expect(engine.runStats().miss_count).toBe(0);
+    expect(hits).toEqual(engine.search('s', searchRequest({ size: 3, sort, paging: 'top_k' })).hits.hits.map((h) => h._id));
+  });
+});
