@@ -17,6 +17,7 @@ import { clusterRoutes } from './routes/cluster.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { indexRoutes } from './routes/indices.ts';
 import { searchRoutes } from './routes/search.ts';
+import { statsRoutes } from './routes/stats.ts';
 
 export interface AppOptions {
   engine: Engine;
@@ -44,6 +45,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   app.route('/', clusterRoutes(engine, clusterName));
   app.route('/', bulkRoutes(engine));
   app.route('/', searchRoutes(engine));
+  app.route('/', statsRoutes(engine, clusterName));
   app.route('/', documentRoutes(engine));
   app.route('/', indexRoutes(engine));
 

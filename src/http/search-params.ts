@@ -11,7 +11,7 @@
  */
 import { illegalArgument, parsingError } from '../engine/errors.ts';
 import { isObject } from '../engine/patterns.ts';
-import { searchRequest, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
+import { searchRequest, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
 import { booleanParam, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
 import { parseQuery } from './search-query.ts';
 import { sortFromBody, sortFromParam } from './search-sort.ts';
@@ -38,7 +38,9 @@ const UNSUPPORTED_KEYS = new Set([
   'script_fields', 'fields', 'knn', 'runtime_mappings', 'indices_boost', 'terminate_after', 'slice', 'stats', 'ext', 'retriever', 'rank',
 ]);
 
-const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int'];
+/** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
+const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging'];
+const PAGING: readonly Paging[] = ['sorted_runs', 'top_k'];
 
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
 const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
@@ -77,6 +79,7 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (given.source !== undefined) request.source = given.source;
   if (given.query !== undefined) request.query = given.query;
   if (trackTotalHits !== undefined) request.trackTotalHits = trackTotalHits;
+  if (query.paging !== undefined) request.paging = pagingParam(query.paging);
   return request;
 }
 
@@ -141,6 +144,11 @@ function trackTotalHits(value: unknown, readInt: () => number): boolean | number
   if (n < -1) throw illegalArgument(`[track_total_hits] parameter must be positive or equals to -1, got ${n}`);
   if (n === -1) return false;
   return n === INT_MAX ? true : n;
+}
+
+function pagingParam(value: string): Paging {
+  if (!(PAGING as readonly string[]).includes(value)) throw illegalArgument(`[paging] must be one of [${PAGING.join(', ')}], got [${value}]`);
+  return value as Paging;
 }
 
 function checkFrom(from: number): number {

@@ -1,0 +1,83 @@
+/**
+ * Statistics in Elasticsearch's shapes, the parts that fit one deeppage node: `GET /_nodes/stats`
+ * and `GET /{index}/_stats` with document counts and the sorted runs (count, wasm bytes, budget,
+ * evictions, hits and misses), which sit beside ES's own caches under `indices`.
+ */
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Hono, type Context } from 'hono';
+import type { Engine } from '../../engine/engine.ts';
+import type { SearchIndex } from '../../engine/search-index.ts';
+import { send } from '../respond.ts';
+import { checkParamNames } from '../search-params.ts';
+
+const PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path']);
+
+/** A stable node id in ES's form (22 URL-safe base64 characters), from the host name. */
+export const NODE_ID = createHash('sha256').update(hostname()).digest('base64url').slice(0, 22);
+
+export function statsRoutes(engine: Engine, clusterName: string): Hono {
+  const app = new Hono();
+
+  const nodeStats = (c: Context) => {
+    checkParamNames(c.req.query(), new URL(c.req.url).pathname, PARAMS);
+    const selector = c.req.param('node') ?? '_all';
+    if (!['_all', '_local', NODE_ID, hostname()].includes(selector)) {
+      return send(c, 200, { _nodes: { total: 0, successful: 0, failed: 0 }, cluster_name: clusterName, nodes: {} });
+    }
+    const indices = engine.indices();
+    return send(c, 200, {
+      _nodes: { total: 1, successful: 1, failed: 0 },
+      cluster_name: clusterName,
+      nodes: {
+        [NODE_ID]: {
+          timestamp: Date.now(),
+          name: hostname(),
+          transport_address: '127.0.0.1:9300',
+          host: '127.0.0.1',
+          ip: '127.0.0.1:9300',
+          roles: ['data', 'ingest', 'master'],
+          indices: { docs: docs(indices), sorted_runs: engine.runStats() },
+        },
+      },
+    });
+  };
+  app.get('/_nodes/stats', nodeStats);
+  app.get('/_nodes/:node/stats', nodeStats);
+
+  const indexStats = (c: Context) => {
+    checkParamNames(c.req.query(), new URL(c.req.url).pathname, PARAMS);
+    const expression = c.req.param('index');
+    const indices = engine.resolve(expression);
+    const section = (list: SearchIndex[]) => {
+      const stats = { docs: docs(list), sorted_runs: engine.runStats(list.map((i) => i.name).join(',') || undefined) };
+      return { primaries: stats, total: stats };
+    };
+    const primaries = indices.reduce((n, i) => n + i.shards.length, 0);
+    const copies = indices.reduce((n, i) => n + i.shards.length * (1 + i.settings.numberOfReplicas), 0);
+    return send(c, 200, {
+      _shards: { total: copies, successful: primaries, failed: 0 },
+      _all: indices.length > 0 ? section(indices) : { primaries: {}, total: {} },
+      indices: Object.fromEntries(
+        indices.map((i) => [i.name, { uuid: i.uuid, health: i.settings.numberOfReplicas > 0 ? 'yellow' : 'green', status: 'open', ...section([i]) }]),
+      ),
+    });
+  };
+  app.get('/_stats', indexStats);
+  app.get('/:index/_stats', indexStats);
+  return app;
+}
+
+/** Documents searches see (ES counts refreshed documents), and deleted ones still in segments. */
+function docs(indices: readonly SearchIndex[]): { count: number; deleted: number } {
+  let count = 0, deleted = 0;
+  for (const index of indices) {
+    for (const shard of index.snapshot().shards) {
+      for (const live of shard.segments) {
+        count += live.segment.count - live.deletedCount;
+        deleted += live.deletedCount;
+      }
+    }
+  }
+  return { count, deleted };
+}

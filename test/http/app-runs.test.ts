@@ -1,0 +1,67 @@
+/**
+ * What HTTP users see of sorted runs: the `paging` parameter (both strategies, same pages), the
+ * node and index statistics, index sorting settings in ES's words, and `_cache/clear` emptying runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, testApp, type TestApp } from './app-helpers.ts';
+
+describe('sorted runs over HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = testApp();
+    await t.createIndex('books', { number_of_shards: 3, max_result_window: 50_000, refresh_interval: -1 }, { properties: { year: { type: 'integer' }, tag: { type: 'keyword' } } });
+    const lines = Array.from({ length: 400 }, (_, i) => [{ index: { _index: 'books', _id: String(i) } }, { year: 1900 + ((i * 7) % 53), tag: `t${i % 5}` }]).flat();
+    expect((await t.bulk('/_bulk', lines, '?refresh=true')).status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  const ids = async (query: string) => {
+    const res = await t.json('GET', `/books/_search?${query}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body.hits.hits.map((h: { _id: string; sort: unknown[] }) => [h._id, h.sort]);
+  };
+
+  it('paging=top_k and paging=sorted_runs give the same pages at any depth', async () => {
+    for (const from of [0, 10, 200, 390]) {
+      for (const sort of ['year:desc', 'tag:asc,year:asc', '_doc:desc']) {
+        expect(await ids(`from=${from}&size=10&sort=${sort}&paging=top_k`)).toEqual(await ids(`from=${from}&size=10&sort=${sort}`));
+      }
+    }
+  });
+
+  it('refuses an unknown paging strategy', async () => {
+    expectError(await t.json('GET', '/books/_search?paging=fast'), 400, 'illegal_argument_exception', '[paging] must be one of [sorted_runs, top_k], got [fast]');
+  });
+
+  it('reports runs in _nodes/stats and _stats, and _cache/clear empties them', async () => {
+    await ids('from=300&size=10&sort=year:desc');
+    const node = (await t.json('GET', '/_nodes/stats')).body;
+    expect(node._nodes).toEqual({ total: 1, successful: 1, failed: 0 });
+    const [id] = Object.keys(node.nodes);
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(node.nodes[id].indices.sorted_runs.count).toBeGreaterThan(0);
+    expect((await t.json('GET', '/_nodes/_local/stats')).body.nodes[id]).toBeDefined();
+    const index = (await t.json('GET', '/books/_stats')).body;
+    expect(index.indices.books.primaries.docs).toEqual({ count: 400, deleted: 0 });
+    expect(index.indices.books.total.sorted_runs.memory_size_in_bytes).toBeGreaterThan(0);
+    expect(index._all.primaries.sorted_runs.count).toBe(index.indices.books.primaries.sorted_runs.count);
+    expect((await t.json('POST', '/books/_cache/clear')).status).toBe(200);
+    expect((await t.json('GET', '/books/_stats')).body.indices.books.total.sorted_runs.count).toBe(0);
+    expectError(await t.json('GET', '/books/_stats?level=shards'), 400, 'illegal_argument_exception', /unrecognized parameter: \[level\]/);
+  });
+
+  it('takes index sorting at creation, in ES words when wrong, and never as an update', async () => {
+    await t.createIndex('sorted', { index: { sort: { field: ['tag', 'year'], order: ['asc', 'desc'] } } }, { properties: { year: { type: 'integer' }, tag: { type: 'keyword' }, title: { type: 'text' } } });
+    const settings = (await t.json('GET', '/sorted/_settings')).body.sorted.settings.index;
+    expect(settings.sort).toEqual({ field: ['tag', 'year'], order: ['asc', 'desc'], mode: ['min', 'max'], missing: ['_last', '_last'] });
+    const put = (name: string, sort: unknown) => t.json('PUT', `/${name}`, { settings: { index: { sort } }, mappings: { properties: { year: { type: 'integer' }, title: { type: 'text' } } } });
+    expectError(await put('bad1', { field: 'nope' }), 400, 'illegal_argument_exception', 'unknown index sort field:[nope]');
+    expectError(await put('bad2', { field: 'title' }), 400, 'illegal_argument_exception', 'docvalues not found for index sort field:[title]');
+    expectError(await put('bad3', { field: 'year', order: 'up' }), 400, 'illegal_argument_exception', 'Illegal sort order:up');
+    expectError(await put('bad4', { field: ['year'], order: ['asc', 'desc'] }), 400, 'illegal_argument_exception', 'index.sort.field:[year] index.sort.order:[ASC, DESC], size mismatch');
+    expectError(await put('bad5', { field: 'year', missing: 'middle' }), 400, 'illegal_argument_exception', 'Illegal missing value:[middle], must be one of [_last, _first]');
+    expectError(await put('bad6', { field: 'year', mode: 'avg' }), 400, 'illegal_argument_exception', 'Illegal index sort mode:[avg], must be one of [MAX, MIN]');
+    const uuid = (await t.json('GET', '/sorted/_settings')).body.sorted.settings.index.uuid;
+    expectError(await t.json('PUT', '/sorted/_settings', { 'index.sort.field': 'year' }), 400, 'illegal_argument_exception', `Can't update non dynamic settings [[index.sort.field]] for open indices [[sorted/${uuid}]]`);
+  });
+});
