@@ -105,6 +105,11 @@ export function loadRuns(at: usize): void {
   return load<u32>(table + (<usize>r) * RUN_BYTES);
 }
 
+/** The slot of run r's key 0 (values address, map address, offset): for loops that hoist runValue. */
+@inline export function runKey0(r: u32): usize {
+  return table + (<usize>r) * RUN_BYTES + 8;
+}
+
 @inline function keySlot(r: u32, j: i32): usize {
   return table + (<usize>r) * RUN_BYTES + 8 + ((<usize>j) << 4);
 }

@@ -17,7 +17,7 @@
 
 import { alloc, free } from "./heap";
 import { setU32, u32At } from "./mem";
-import { keyCount, loadRuns, loadSpec, runImage, runLength, runTailBefore } from "./keys";
+import { dirMask, imageOf, keyCount, loadRuns, loadSpec, missingImage, runImage, runKey0, runLength, runTailBefore } from "./keys";
 
 /** Writes to `out` (u32 per run) each run's count of entries among the first `rank` of the merged order. */
 export function rankSelect(spec: usize, keys: i32, table: usize, runs: u32, rank: u32, out: usize): void {
@@ -40,14 +40,17 @@ export function splits(runs: u32, rank: u32, out: usize): void {
   const hi = alloc((<usize>runs) << 2);
   const cand = alloc((<usize>runs) << 2);
   const counts = alloc((<usize>runs) << 2);
+  const middles = alloc((<usize>runs) << 3); // per run: the image of its window's middle entry
   for (let r: u32 = 0; r < runs; r++) {
     const len = runLength(r);
     const others = total - len;
     setU32(lo, r, <u64>rank > others ? <u32>(<u64>rank - others) : 0);
     setU32(hi, r, min(len, rank));
   }
+  let wasGuided = false;
+  let lastWeight: u64 = u64.MAX_VALUE;
   while (true) {
-    let sumLo: u64 = 0, sumHi: u64 = 0, weight: u64 = 0, n: u32 = 0;
+    let sumLo: u64 = 0, sumHi: u64 = 0, weight: u64 = 0, n: u32 = 0, widest: u32 = 0, widestSize: u32 = 0;
     for (let r: u32 = 0; r < runs; r++) {
       const l = u32At(lo, r), h = u32At(hi, r);
       sumLo += l;
@@ -55,6 +58,10 @@ export function splits(runs: u32, rank: u32, out: usize): void {
       if (h > l) {
         setU32(cand, n++, r);
         weight += h - l;
+        if (h - l > widestSize) {
+          widest = r;
+          widestSize = h - l;
+        }
       }
     }
     if (sumLo == <u64>rank || n == 0) break;
@@ -62,8 +69,27 @@ export function splits(runs: u32, rank: u32, out: usize): void {
       memory.copy(lo, hi, (<usize>runs) << 2);
       break;
     }
-    const pRun = weightedMedian(cand, n, weight, lo, hi);
-    const pPos = middle(lo, hi, pRun);
+    // A guided round guesses where rank falls in the widest window, as if the runs shared one
+    // distribution (they usually nearly do), and takes the entry there as the pivot; it often
+    // cuts the windows far more than a half. When one fails to halve them, the next round is
+    // Frederickson–Johnson's, which always takes a quarter: rounds stay O(log n) on any input.
+    const guided = !wasGuided || weight * 2 <= lastWeight;
+    wasGuided = guided;
+    lastWeight = weight;
+    let pRun: u32, pPos: u32;
+    if (guided) {
+      pRun = widest;
+      const l = u32At(lo, pRun);
+      pPos = l + <u32>(((<u64>rank - sumLo) * <u64>widestSize) / weight);
+      if (pPos >= u32At(hi, pRun)) pPos = u32At(hi, pRun) - 1;
+    } else {
+      for (let i: u32 = 0; i < n; i++) {
+        const r = u32At(cand, i);
+        store<i64>(middles + ((<usize>r) << 3), runImage(r, 0, middle(lo, hi, r)));
+      }
+      pRun = weightedMedian(cand, n, weight, lo, hi, middles);
+      pPos = middle(lo, hi, pRun);
+    }
     const pImg = runImage(pRun, 0, pPos);
     let before: u64 = 0;
     for (let r: u32 = 0; r < runs; r++) {
@@ -81,6 +107,7 @@ export function splits(runs: u32, rank: u32, out: usize): void {
   free(hi);
   free(cand);
   free(counts);
+  free(middles);
 }
 
 @inline function middle(lo: usize, hi: usize, r: u32): u32 {
@@ -90,9 +117,16 @@ export function splits(runs: u32, rank: u32, out: usize): void {
 
 /** Position of the first entry in window [lo, hi) of run r that does not precede the pivot; lo..hi. */
 function precedingIn(r: u32, lo: u32, hi: u32, pImg: i64, pRun: u32, pPos: u32): u32 {
+  // Key 0 of run r, read directly (runValue's rule, hoisted out of the loop).
+  const values = runKey0(r);
+  const map = <usize>load<u32>(values, 4), offset = load<f64>(values, 8), column = <usize>load<u32>(values);
+  const dir = dirMask(0), miss = missingImage(0);
   while (lo < hi) {
     const mid = lo + ((hi - lo) >> 1);
-    const img = runImage(r, 0, mid);
+    let v = load<f64>(column + ((<usize>mid) << 3));
+    if (map != 0 && v == v) v = load<f64>(map + ((<usize><u32>v) << 3));
+    if (offset != 0) v += offset;
+    const img = imageOf(v, dir, miss);
     const before = img != pImg ? img < pImg : runTailBefore(r, mid, pRun, pPos);
     if (before) lo = mid + 1;
     else hi = mid;
@@ -101,11 +135,10 @@ function precedingIn(r: u32, lo: u32, hi: u32, pImg: i64, pRun: u32, pPos: u32):
 }
 
 /** Whether candidate run a's window middle sorts before candidate run b's. */
-function middleBefore(a: u32, b: u32, lo: usize, hi: usize): bool {
-  const pa = middle(lo, hi, a), pb = middle(lo, hi, b);
-  const ia = runImage(a, 0, pa), ib = runImage(b, 0, pb);
+@inline function middleBefore(a: u32, b: u32, lo: usize, hi: usize, middles: usize): bool {
+  const ia = load<i64>(middles + ((<usize>a) << 3)), ib = load<i64>(middles + ((<usize>b) << 3));
   if (ia != ib) return ia < ib;
-  return keyCount() > 1 ? runTailBefore(a, pa, b, pb) : a < b;
+  return keyCount() > 1 ? runTailBefore(a, middle(lo, hi, a), b, middle(lo, hi, b)) : a < b;
 }
 
 /**
@@ -113,7 +146,7 @@ function middleBefore(a: u32, b: u32, lo: usize, hi: usize): bool {
  * sizes): the first, in order, at which half the total weight is reached. Quickselect on weights,
  * expected O(n), so that hundreds of runs cost what a few do.
  */
-function weightedMedian(cand: usize, n: u32, weight: u64, lo: usize, hi: usize): u32 {
+function weightedMedian(cand: usize, n: u32, weight: u64, lo: usize, hi: usize, middles: usize): u32 {
   let a: u32 = 0, b: u32 = n;
   let acc: u64 = 0; // weight of the candidates known to sort before [a, b); acc * 2 < weight
   while (b - a > 1) {
@@ -124,7 +157,7 @@ function weightedMedian(cand: usize, n: u32, weight: u64, lo: usize, hi: usize):
     let left: u64 = 0;
     for (let j = a; j < b - 1; j++) {
       const r = u32At(cand, j);
-      if (middleBefore(r, pivot, lo, hi)) {
+      if (middleBefore(r, pivot, lo, hi, middles)) {
         swap(cand, i++, j);
         left += u32At(hi, r) - u32At(lo, r);
       }

@@ -143,13 +143,11 @@ export class WasmKernels {
     checkCount('from', from);
     checkCount('size', size);
     const total = checkRuns(runs);
+    const room = Math.max(0, Math.min(size, total - from));
     return this.#call((scratch) => {
-      const spec = this.#spec(scratch, runs.order);
-      const table = this.#table(scratch, runs);
-      const room = Math.max(0, Math.min(size, total - from));
-      const outRun = scratch(room * 4), outPos = scratch(room * 4);
-      const got = this.#x.mergeRuns(spec, runs.order.length, table, runs.runs.length, from, size, outRun, outPos) >>> 0;
-      return { run: this.#u32(outRun, got), pos: this.#u32(outPos, got) };
+      const { spec, table, out } = this.#layout(scratch, runs, room * 8);
+      const got = this.#x.mergeRuns(spec, runs.order.length, table, runs.runs.length, from, size, out, out + room * 4) >>> 0;
+      return { run: this.#u32(out, got), pos: this.#u32(out + room * 4, got) };
     });
   }
 
@@ -157,11 +155,9 @@ export class WasmKernels {
   rankSelect(runs: Runs<Column>, rank: number): Uint32Array {
     checkCount('rank', rank);
     checkRuns(runs);
+    const count = runs.runs.length;
     return this.#call((scratch) => {
-      const spec = this.#spec(scratch, runs.order);
-      const table = this.#table(scratch, runs);
-      const count = runs.runs.length;
-      const out = scratch(count * 4);
+      const { spec, table, out } = this.#layout(scratch, runs, count * 4);
       this.#x.rankSelect(spec, runs.order.length, table, count, rank, out);
       return this.#u32(out, count);
     });
@@ -198,8 +194,14 @@ export class WasmKernels {
   #spec(scratch: (bytes: number) => number, keys: readonly KeyOrder[], columns?: number[]): number {
     checkKeys(keys.length);
     const spec = scratch(keys.length * SPEC_BYTES);
+    this.#writeSpec(spec, keys, columns);
+    return spec;
+  }
+
+  #writeSpec(spec: number, keys: readonly KeyOrder[], columns?: number[]): void {
     const view = new DataView(this.#x.memory.buffer);
-    keys.forEach((key, j) => {
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j];
       let flags = key.order === 'desc' ? FLAG_DESC : 0;
       let stand = 0;
       if (key.missing === '_first') flags |= MISSING_FIRST;
@@ -210,26 +212,41 @@ export class WasmKernels {
       view.setUint32(spec + j * SPEC_BYTES, columns?.[j] ?? 0, true);
       view.setUint32(spec + j * SPEC_BYTES + 4, flags, true);
       view.setFloat64(spec + j * SPEC_BYTES + 8, stand, true);
-    });
-    return spec;
+    }
   }
 
-  /** Writes the run table (RUN_BYTES per run) into scratch memory; runs' arrays are read in place. */
-  #table(scratch: (bytes: number) => number, { order, runs }: Runs<Column>): number {
-    const addresses = runs.map((run) => run.keys.map((key) => [this.#place(scratch, key.values, run.length), key.map ? this.#place(scratch, key.map, key.map.length) : 0]));
-    const table = scratch(Math.max(1, runs.length) * RUN_BYTES);
+  /**
+   * Lays out one scratch block: the key descriptors (SPEC_BYTES each), the run table (RUN_BYTES per
+   * run; the runs' arrays are read in place, plain arrays copied first) and `outBytes` for results.
+   */
+  #layout(scratch: (bytes: number) => number, { order, runs }: Runs<Column>, outBytes: number): { spec: number; table: number; out: number } {
+    const keys = order.length;
+    const addresses = new Float64Array(runs.length * keys * 2);
+    for (let r = 0; r < runs.length; r++) {
+      const run = runs[r];
+      for (let j = 0; j < keys; j++) {
+        const key = run.keys[j];
+        addresses[(r * keys + j) * 2] = this.#place(scratch, key.values, run.length);
+        addresses[(r * keys + j) * 2 + 1] = key.map ? this.#place(scratch, key.map, key.map.length) : 0;
+      }
+    }
+    const tableBytes = Math.max(1, runs.length) * RUN_BYTES;
+    const spec = scratch(keys * SPEC_BYTES + tableBytes + outBytes);
+    const table = spec + keys * SPEC_BYTES;
+    this.#writeSpec(spec, order);
     const view = new DataView(this.#x.memory.buffer);
-    runs.forEach((run, r) => {
+    for (let r = 0; r < runs.length; r++) {
+      const run = runs[r];
       const at = table + r * RUN_BYTES;
       view.setUint32(at, run.length, true);
       view.setUint32(at + 4, 0, true);
-      for (let j = 0; j < order.length; j++) {
-        view.setUint32(at + 8 + j * 16, addresses[r][j][0], true);
-        view.setUint32(at + 12 + j * 16, addresses[r][j][1], true);
+      for (let j = 0; j < keys; j++) {
+        view.setUint32(at + 8 + j * 16, addresses[(r * keys + j) * 2], true);
+        view.setUint32(at + 12 + j * 16, addresses[(r * keys + j) * 2 + 1], true);
         view.setFloat64(at + 16 + j * 16, run.keys[j].offset ?? 0, true);
       }
-    });
-    return table;
+    }
+    return { spec, table, out: table + tableBytes };
   }
 
   /** The address of a column's first value: in place when it lives in the module, else a scratch copy. */
@@ -261,12 +278,13 @@ function checkLength(values: Column, n: number): void {
 function checkRuns({ order, runs }: Runs<Column>): number {
   checkKeys(order.length);
   let total = 0;
-  runs.forEach((run, r) => {
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r];
     checkCount('run length', run.length);
     if (run.keys.length !== order.length) throw new RangeError(`run ${r} has ${run.keys.length} keys, the order has ${order.length}`);
-    for (const key of run.keys) checkLength(key.values, run.length);
+    for (let j = 0; j < run.keys.length; j++) checkLength(run.keys[j].values, run.length);
     total += run.length;
-  });
+  }
   if (total > 0xffffffff) throw new RangeError(`the runs hold ${total} entries, more than 2^32 - 1`);
   return total;
 }

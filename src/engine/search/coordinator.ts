@@ -24,8 +24,13 @@ export function mergePage(kernels: WasmKernels, inputs: readonly MergeInput[], o
   if (inputs.length === 0 || size === 0) return [];
   const runs = { order, runs: inputs.map((input) => input.run) };
   const page = order.length <= MAX_KEYS ? kernels.mergeRuns(runs, from, size) : reference.mergeRuns(plain(runs), from, size);
-  const views = inputs.map((input) => (input.positions instanceof WasmArray ? input.positions.view : input.positions));
-  return Array.from(page.run, (r, i) => ({ ...inputs[r].segment, local: views[r][page.pos[i]] }));
+  const entries: PageEntry[] = new Array(page.run.length);
+  for (let i = 0; i < page.run.length; i++) {
+    const { segment, positions } = inputs[page.run[i]];
+    const view = positions instanceof WasmArray ? positions.view : positions;
+    entries[i] = { target: segment.target, shard: segment.shard, live: segment.live, local: view[page.pos[i]] };
+  }
+  return entries;
 }
 
 /** The runs with wasm arrays as views, for the plain reference (sorts of more than four keys). */

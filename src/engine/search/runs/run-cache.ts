@@ -44,8 +44,9 @@ interface Pending {
 
 export class RunCache implements MapStore {
   readonly #segments = new Map<Segment, SegmentEntry>();
-  /** Every kept run, least recently used first (a Map keeps insertion order). */
-  readonly #lru = new Map<SortedRun, { segment: Segment; key: string }>();
+  /** Every kept run, with where it is kept and when it was last used (eviction goes by that stamp). */
+  readonly #lru = new Map<SortedRun, { segment: Segment; key: string; used: number }>();
+  #clock = 0;
   /** Runs made for one search only (an older snapshot's deletes), freed at the next trim. */
   #transient: SortedRun[] = [];
   #bytes = 0;
@@ -57,6 +58,7 @@ export class RunCache implements MapStore {
   /** Segments gone for good: a queued build for one of them is skipped. */
   #dropped = new WeakSet<Segment>();
   #timer: NodeJS.Immediate | undefined;
+  #idle: (() => void)[] = [];
   #closed = false;
 
   constructor(
@@ -147,7 +149,9 @@ export class RunCache implements MapStore {
   trim(): void {
     for (const run of this.#transient) run.free();
     this.#transient = [];
-    for (const [run, { segment, key }] of this.#lru) {
+    if (this.#bytes <= this.limitBytes) return;
+    const oldestFirst = [...this.#lru].sort((a, b) => a[1].used - b[1].used);
+    for (const [run, { segment, key }] of oldestFirst) {
       if (this.#bytes <= this.limitBytes) break;
       this.#forget(run, segment, key);
       this.#counters.evictions++;
@@ -190,12 +194,19 @@ export class RunCache implements MapStore {
     };
   }
 
+  /** Resolves once no background build is waiting (benchmarks measure the warm state after it). */
+  settled(): Promise<void> {
+    if (this.#queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
   /** Frees everything and stops background builds. */
   close(): void {
     this.#closed = true;
     if (this.#timer) clearImmediate(this.#timer);
     this.#timer = undefined;
     this.#queue = [];
+    for (const resolve of this.#idle.splice(0)) resolve();
     this.drop([...this.#segments.keys()]);
     this.trim();
   }
@@ -217,19 +228,18 @@ export class RunCache implements MapStore {
       }
     }
     if (this.#queue.length > 0) this.#timer = setImmediate(() => this.#drain());
+    else for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   #keep(run: SortedRun, segment: Segment, key: string): SortedRun {
     this.#entry(segment).runs.set(key, run);
-    this.#lru.set(run, { segment, key });
+    this.#lru.set(run, { segment, key, used: ++this.#clock });
     this.#bytes += run.bytes;
     return run;
   }
 
   #touch(run: SortedRun): SortedRun {
-    const where = this.#lru.get(run)!;
-    this.#lru.delete(run);
-    this.#lru.set(run, where);
+    this.#lru.get(run)!.used = ++this.#clock;
     return run;
   }
 

@@ -11,6 +11,9 @@ import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { modeOf } from './mode.ts';
 
+/** Numbers compare across segments as stored: no map, no offset. */
+const AS_STORED = Object.freeze({});
+
 export function numberKey(clause: FieldClause): SortKeySource {
   const mode = modeOf(clause);
   const order: KeyOrder = { order: clause.order, missing: numberMissing(clause) };
@@ -23,7 +26,7 @@ export function numberKey(clause: FieldClause): SortKeySource {
     order,
     column: (live) => values(live) ?? new Float64Array(live.segment.count).fill(NaN),
     localOrder: () => order,
-    readAs: () => ({}),
+    readAs: () => AS_STORED,
     sortValue(_t, live, local) {
       const value = values(live)?.[local];
       if (value !== undefined && !Number.isNaN(value)) return value;

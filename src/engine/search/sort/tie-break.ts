@@ -16,8 +16,19 @@ export interface SegmentRef {
   live: LiveSegment;
 }
 
-/** Every segment of the targets that take part (not failed), in tie-break order. */
-export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): SegmentRef[] {
+/** Every segment of the targets that take part (not failed), in tie-break order; kept with a lone target's snapshot. */
+export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): readonly SegmentRef[] {
+  if (targets.length === 1 && !failed(0)) {
+    const kept = targets[0].cache.get('segments') as SegmentRef[] | undefined;
+    if (kept) return kept;
+    const segments = layOut(targets, failed);
+    targets[0].cache.set('segments', segments);
+    return segments;
+  }
+  return layOut(targets, failed);
+}
+
+function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): SegmentRef[] {
   const shards = targets
     .flatMap((target, t) => (failed(t) ? [] : target.shards.map((shard) => ({ t, shard }))))
     .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
