@@ -33,5 +33,9 @@ export interface OpenStrategy {
    * suite also times each page right after it, as `<name>-cold`: what a first page costs.
    */
   forget?(): void;
+  /** Resolves once work the strategy does between requests (deeppage's background run builds) is done: the warm state. */
+  settle?(): Promise<void>;
+  /** What the strategy holds in memory after the sweep (deeppage: its sorted runs, bytes per document). */
+  footprint?(): Record<string, number>;
   close(): Promise<void>;
 }

@@ -38,7 +38,7 @@ describe('npm run bench (smoke)', () => {
     }
     const engine = JSON.parse(readFileSync(`${dir}/engine.json`, 'utf8'));
     const strategies = new Set(engine.rows.map((r: { strategy: string }) => r.strategy));
-    expect([...strategies].sort()).toEqual(['deeppage', 'deeppage-cold', 'es-style-js', 'naive-sort', 'orama']);
+    expect([...strategies].sort()).toEqual(['deeppage', 'deeppage-cold', 'deeppage-top-k', 'duckdb-offset', 'es-style-js', 'naive-sort', 'orama', 'sqlite-keyset', 'sqlite-offset']);
     expect(existsSync(`${dir}/engine-from.svg`) && existsSync(`${dir}/engine-size.svg`)).toBe(true);
   });
 });

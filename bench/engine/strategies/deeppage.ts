@@ -1,15 +1,17 @@
 /**
  * deeppage's engine in process: the documents go through `Engine.write` into a real index (LMDB
- * storage in a temporary directory, typed-array columns, segments), and each page is one
- * `Engine.search` (wasm top-k per segment, wasm merge at the coordinator), ids only (`_source: false`)
- * so that every strategy returns the same thing.
+ * storage in a temporary directory, typed-array columns, segments) in batches, each followed by a
+ * refresh as a user's bulk load with the default refresh interval would be (so a shard has many
+ * segments, up to the eight it keeps), and each page is one `Engine.search`, ids only
+ * (`_source: false`) so that every strategy returns the same thing. `deeppage` pages by sorted runs
+ * (the default), `deeppage-top-k` by Elasticsearch's algorithm on the same engine (`paging: top_k`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, type WriteOp } from '../../../src/engine/engine.ts';
 import { EsError } from '../../../src/engine/errors.ts';
-import { searchRequest, type SearchRequest } from '../../../src/engine/search/request.ts';
+import { searchRequest, type Paging, type SearchRequest } from '../../../src/engine/search/request.ts';
 import type { Hit } from '../../../src/engine/search/search.ts';
 import { DocStore } from '../../../src/store/doc-store.ts';
 import type { Corpus } from '../../lib/corpus.ts';
@@ -17,9 +19,13 @@ import type { Strategy } from '../strategy.ts';
 
 const BATCH = 10_000;
 
-export const deeppage: Strategy = {
-  name: 'deeppage',
-  description: 'Engine.search in process: wasm top-k per segment, wasm k-way merge of the shards',
+export const deeppage = engineStrategy('deeppage', 'sorted_runs', 'Engine.search in process, paging by sorted runs: rank selection over every segment\'s run, then a merge of the page');
+export const deeppageTopK = engineStrategy('deeppage-top-k', 'top_k', 'Engine.search in process with paging=top_k: Elasticsearch\'s algorithm, every segment\'s top from+size by wasm top-k, merged at the coordinator');
+
+function engineStrategy(name: string, paging: Paging, description: string): Strategy {
+  return {
+  name,
+  description,
   ties: 'exact',
   accepts: () => true,
   async open({ corpus, shards }, ctx) {
@@ -32,22 +38,29 @@ export const deeppage: Strategy = {
         settings: { number_of_shards: shards, max_result_window: 2 ** 31 - 1, refresh_interval: '-1' },
         mappings: corpus.mappings,
       });
-      const bar = ctx.progress(`deeppage: indexing ${corpus.name} on ${shards} shard${shards === 1 ? '' : 's'}`, n);
+      const bar = ctx.progress(`${name}: indexing ${corpus.name} on ${shards} shard${shards === 1 ? '' : 's'}`, n);
       for (let at = 0; at < n; at += BATCH) {
         const ops: WriteOp[] = [];
         for (let i = at; i < Math.min(at + BATCH, n); i++) ops.push({ action: 'index', index, id: corpus.ids[i], source: corpus.source(i) });
         const failed = (await engine.write(ops)).find((item) => item instanceof EsError);
         if (failed) throw new Error(`deeppage: a bulk item failed while loading ${corpus.name}: ${failed!.message}`);
+        engine.refresh(index);
         bar.update(Math.min(at + BATCH, n));
       }
       bar.stop();
-      engine.refresh(index);
       const position = positions(corpus);
       const sort: SearchRequest['sort'] = [{ kind: 'field', field: corpus.field, order: 'desc', missing: '_last' }];
       return {
-        page: (from, size) => engine.search(index, searchRequest({ from, size, sort, source: false })).hits.hits,
+        page: (from, size) => engine.search(index, searchRequest({ from, size, sort, source: false, paging })).hits.hits,
         docs: (hits) => (hits as Hit[]).map((hit) => position.get(hit._id)!),
-        forget: () => void engine.clearCaches(index),
+        ...(paging === 'sorted_runs' && {
+          forget: () => void engine.clearCaches(index),
+          settle: () => engine.runs.settled(),
+          footprint: () => {
+            const stats = engine.runStats(index);
+            return { segments: engine.resolveOne(index).segments().length, runs: stats.count, run_bytes: stats.memory_size_in_bytes, run_bytes_per_doc: stats.memory_size_in_bytes / n };
+          },
+        }),
         close: async () => {
           await engine.close();
           rmSync(dir, { recursive: true, force: true });
@@ -59,7 +72,8 @@ export const deeppage: Strategy = {
       throw error;
     }
   },
-};
+  };
+}
 
 const cache = new WeakMap<Corpus, Map<string, number>>();
 

@@ -33,16 +33,18 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
     const { live } = segment;
     const liveCount = live.segment.count - live.deletedCount;
     if (liveCount === 0) continue;
-    const readAs = plan.keys.map((key) => key.readAs(segment.target, live, runs));
     if (paging === 'sorted_runs') {
       let run = runs.get(live, plan.runKey);
       if (!run && want * SORT_WHOLE_RATIO >= liveCount) run = runs.build(live, plan.runKey, runSpec(plan.keys, live));
       if (run) {
-        inputs.push({ segment, run: { length: run.length, keys: run.keys.map((values, j) => ({ values, ...readAs[j] })) }, positions: run.positions });
+        // Keys read as stored (numbers) need no per-search map or offset: the run's own shape serves.
+        const shape = plan.asStored ? run.shape() : { length: run.length, keys: run.keys.map((values, j) => ({ values, ...plan.keys[j].readAs(segment.target, live, runs) })) };
+        inputs.push({ segment, run: shape, positions: run.positions });
         continue;
       }
       runs.schedule(live, plan.runKey, () => runSpec(plan.keys, live));
     }
+    const readAs = plan.keys.map((key) => key.readAs(segment.target, live, runs));
     const spec = runSpec(plan.keys, live);
     const locals = topLive(runs.kernels, spec, live, want);
     const keys: RunKey<Column>[] = spec.keys.map(({ column }, j) => ({ values: gather(column, locals), ...readAs[j] }));

@@ -46,9 +46,7 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
     throw allShardsFailed(targets.map((target, t) => ({ index: target.index.name, error: failures[t]! })));
   }
 
-  const segments = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
-  let totalHits = 0;
-  for (const { live } of segments) totalHits += live.segment.count - live.deletedCount;
+  const { segments, liveCount: totalHits } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
 
   let page: PageEntry[];
   try {

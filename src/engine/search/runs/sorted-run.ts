@@ -7,7 +7,7 @@
  * Segments are immutable, so a run is valid for the segment's life, up to its deletes: deletes only
  * ever grow, and a run made for fewer of them is filtered (O(n), no sort) rather than rebuilt.
  */
-import { MAX_KEYS, reference, type KeyOrder, type WasmArray, type WasmKernels } from '../../../core/index.ts';
+import { MAX_KEYS, reference, type Column, type KeyOrder, type Run, type WasmArray, type WasmKernels } from '../../../core/index.ts';
 import type { LiveSegment } from '../../shard.ts';
 import type { SortKeySource } from '../sort/key.ts';
 
@@ -22,6 +22,8 @@ export function runSpec(keys: readonly SortKeySource[], live: LiveSegment): RunS
 }
 
 export class SortedRun {
+  #shape: Run<Column> | undefined;
+
   private constructor(
     readonly positions: WasmArray<Uint32Array>,
     readonly keys: WasmArray<Float64Array>[],
@@ -37,6 +39,11 @@ export class SortedRun {
   /** Bytes of wasm memory the run holds. */
   get bytes(): number {
     return this.positions.bytes + this.keys.reduce((n, key) => n + key.bytes, 0);
+  }
+
+  /** The run as the kernels take it, its values read as stored (no map, no offset). */
+  shape(): Run<Column> {
+    return (this.#shape ??= { length: this.length, keys: this.keys.map((values) => ({ values })) });
   }
 
   get freed(): boolean {

@@ -19,6 +19,8 @@ export interface SortKeySource {
   readonly id: string;
   /** How stored values compare across every segment of the search. */
   readonly order: KeyOrder;
+  /** True when {@link readAs} never maps or offsets (the values compare as stored). */
+  readonly asStored?: boolean;
   /** The segment's values by position. */
   column(live: LiveSegment): Float64Array;
   /** How those values order within the segment (a keyword stand-in sits among its local terms). */

@@ -24,6 +24,7 @@ export function numberKey(clause: FieldClause): SortKeySource {
   return {
     id: JSON.stringify(['number', clause.field, clause.order, order.missing, mode]),
     order,
+    asStored: true,
     column: (live) => values(live) ?? new Float64Array(live.segment.count).fill(NaN),
     localOrder: () => order,
     readAs: () => AS_STORED,

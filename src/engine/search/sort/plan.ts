@@ -27,6 +27,8 @@ export interface SortPlan {
   keys: SortKeySource[];
   /** Names the order of the keys: segments keep their sorted runs under it. */
   runKey: string;
+  /** Every key compares across segments as stored (no keyword map, no `_doc` offset). */
+  asStored: boolean;
   /** How the keys compare across segments. */
   order(): KeyOrder[];
   /** The hit's `sort` array. */
@@ -50,6 +52,7 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
     tracksScore: clauses.some(isScore),
     keys,
     runKey: keyOf(keys),
+    asStored: keys.every((key) => key.asStored === true),
     order: () => keys.map((k) => k.order),
     values: (t, live, local) => sources.map((source) => (source ? source.sortValue(t, live, local) : MATCH_ALL_SCORE)),
   };

@@ -16,21 +16,28 @@ export interface SegmentRef {
   live: LiveSegment;
 }
 
+/** The segments of a search in tie-break order, and how many live documents they hold. */
+export interface Layout {
+  segments: readonly SegmentRef[];
+  liveCount: number;
+}
+
 /** Every segment of the targets that take part (not failed), in tie-break order; kept with a lone target's snapshot. */
-export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): readonly SegmentRef[] {
+export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Layout {
   if (targets.length === 1 && !failed(0)) {
-    const kept = targets[0].cache.get('segments') as SegmentRef[] | undefined;
+    const kept = targets[0].cache.get('layout') as Layout | undefined;
     if (kept) return kept;
-    const segments = layOut(targets, failed);
-    targets[0].cache.set('segments', segments);
-    return segments;
+    const layout = layOut(targets, failed);
+    targets[0].cache.set('layout', layout);
+    return layout;
   }
   return layOut(targets, failed);
 }
 
-function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): SegmentRef[] {
+function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Layout {
   const shards = targets
     .flatMap((target, t) => (failed(t) ? [] : target.shards.map((shard) => ({ t, shard }))))
     .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
-  return shards.flatMap(({ t, shard }) => shard.segments.map((live) => ({ target: t, shard: shard.shard, live })));
+  const segments = shards.flatMap(({ t, shard }) => shard.segments.map((live) => ({ target: t, shard: shard.shard, live })));
+  return { segments, liveCount: segments.reduce((n, { live }) => n + live.segment.count - live.deletedCount, 0) };
 }
