@@ -138,6 +138,19 @@ export class WasmKernels {
     });
   }
 
+  /** {@link topK} written into `out` (at least min(k, n) long) in place; returns how many were written. */
+  topKInto(keys: SortKey<Column>[], n: number, k: number, out: WasmArray<Uint32Array>): number {
+    checkCount('n', n);
+    checkCount('k', k);
+    checkKeys(keys.length);
+    for (const key of keys) checkLength(key.values, n);
+    if (out.length < Math.min(k, n)) throw new RangeError(`the output holds ${out.length} entries, fewer than min(k, n) = ${Math.min(k, n)}`);
+    return this.#call((scratch) => {
+      const spec = this.#spec(scratch, keys, keys.map((key) => this.#place(scratch, key.values, n)));
+      return this.#x.topK(spec, keys.length, n, k, out.ptr) >>> 0;
+    });
+  }
+
   /** Merged entries [from, from+size) of sorted runs; ties by run, then position. */
   mergeRuns(runs: Runs<Column>, from: number, size: number): MergedPage {
     checkCount('from', from);

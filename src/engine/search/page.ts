@@ -23,8 +23,12 @@ import { docKey } from './sort/doc-key.ts';
 import { keyOf, type SortPlan } from './sort/plan.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
 
-/** A page reaching this deep into a segment (want × ratio ≥ its live documents) sorts it whole at once. */
-const SORT_WHOLE_RATIO = 16;
+/**
+ * A page reaching this deep into a segment (want × ratio ≥ its live documents) sorts it whole at
+ * once: from a quarter of the segment on, top-k keeps every entry and sorts them all anyway, so the
+ * run costs what Elasticsearch's top `from + size` costs there.
+ */
+const SORT_WHOLE_RATIO = 4;
 
 export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {
   const want = from + size;

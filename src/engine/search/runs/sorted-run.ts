@@ -54,8 +54,26 @@ export class SortedRun {
   static build(kernels: WasmKernels, live: LiveSegment, spec: RunSpec): SortedRun {
     const n = live.segment.count;
     const keys = spec.keys.map(({ column, order }) => ({ values: column, ...order }));
+    const columns = spec.keys.map((k) => k.column);
+    if (live.deletedCount === 0 && keys.length <= MAX_KEYS) {
+      // Nothing to leave out: the kernel sorts straight into the run's positions.
+      const out = SortedRun.#alloc(kernels, n, columns.length);
+      try {
+        kernels.topKInto(keys, n, n, out.positions);
+      } catch (error) {
+        out.positions.free();
+        for (const key of out.keys) key.free();
+        throw error;
+      }
+      const positions = out.positions.view;
+      for (let j = 0; j < columns.length; j++) {
+        const values = out.keys[j].view, column = columns[j];
+        for (let i = 0; i < n; i++) values[i] = column[positions[i]];
+      }
+      return new SortedRun(out.positions, out.keys, undefined, 0);
+    }
     const order = keys.length <= MAX_KEYS ? kernels.topK(keys, n, n) : reference.topK(keys, n, n);
-    return SortedRun.#keep(kernels, live, order, spec.keys.map((k) => k.column));
+    return SortedRun.#keep(kernels, live, order, columns);
   }
 
   /** This run with `live`'s deletes left out: a new run; this one stays as it is. */
