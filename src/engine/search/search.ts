@@ -1,8 +1,8 @@
 /**
- * A search over one or more indices, in Elasticsearch's phases: per-shard checks, the query phase
- * (each segment's top `from + size`), the coordinator's merge into one page, then the fetch phase
- * (`_source` for the page only). Everything runs on the snapshots taken at the start, in one turn
- * of the event loop, so no write can tear a page.
+ * A search over one or more indices: per-shard checks, the page (page.ts: every segment's sorted run
+ * merged from global rank `from`, or Elasticsearch's top `from + size` per segment with
+ * `paging=top_k`), then the fetch phase (`_source` for the page only). Everything runs on the
+ * snapshots taken at the start, in one turn of the event loop, so no write can tear a page.
  */
 import type { StoredDoc } from '../../store/doc-store.ts';
 import { allShardsFailed, illegalArgument, shardFailure, type EsError } from '../errors.ts';
