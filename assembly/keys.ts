@@ -129,17 +129,6 @@ export function loadRuns(at: usize): void {
   return imageOf(runValue(r, j, p), dirMask(j), missingImage(j));
 }
 
-/** The full order between position `pa` of run `ra` and position `pb` of run `rb`, key 0 included. */
-export function runBefore(ra: u32, pa: u32, rb: u32, pb: u32): bool {
-  for (let j = 0; j < count; j++) {
-    const a = runImage(ra, j, pa);
-    const b = runImage(rb, j, pb);
-    if (a != b) return a < b;
-  }
-  if (ra != rb) return ra < rb;
-  return pa < pb;
-}
-
 /** The order on keys 1.. (key 0 compared equal), then run, then position. */
 export function runTailBefore(ra: u32, pa: u32, rb: u32, pb: u32): bool {
   for (let j = 1; j < count; j++) {
