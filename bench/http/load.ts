@@ -1,6 +1,7 @@
 /**
  * One autocannon run in this process, bounded by a duration or a request count, refused when any
- * answer is not 2xx, any connection fails or any body fails its check.
+ * answer is not 2xx, any connection fails or any body fails its check; and {@link timeOne}, a
+ * single timed request after an untimed one, for pages whose server state is set up before each.
  *
  * Both figures come from autocannon's per-response event. Latencies are its hrtime durations (ms
  * with µs resolution): its own histogram keeps whole milliseconds, too coarse for a sub-millisecond
@@ -112,4 +113,65 @@ function statusCounts(result: autocannon.Result): string {
 
 function round(ms: number): number {
   return Math.round(ms * 1e4) / 1e4;
+}
+
+export interface OneRequest {
+  method?: 'GET' | 'POST';
+  path: string;
+}
+
+/**
+ * One timed request on a fresh connection, after an untimed one on the same connection (which
+ * takes the TCP handshake off the timed request): for a page whose state is set up just before it,
+ * such as a page after `_cache/clear`. `base` is the URL without a path. Both answers must be 2xx
+ * and the timed one's body must pass `verifyBody`; returns the timed request's latency in ms
+ * (autocannon's hrtime duration, as {@link runLoad} reads it).
+ */
+export async function timeOne(base: string, headers: Record<string, string>, opening: OneRequest, timed: OneRequest, verifyBody?: (body: string) => boolean): Promise<number> {
+  let timedNext = false;
+  let latency: number | undefined;
+  const failures: string[] = [];
+  const what = `${timed.method ?? 'GET'} ${base}${timed.path}`;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: base,
+        headers,
+        connections: 1,
+        amount: 2,
+        // autocannon ends a run at its next sampling tick.
+        sampleInt: 2,
+        timeout: 60,
+        bailout: 1,
+        requests: [
+          {
+            method: opening.method ?? 'GET',
+            path: opening.path,
+            onResponse: (status: number) => {
+              if (status < 200 || status >= 300) failures.push(`${opening.method ?? 'GET'} ${opening.path} answered ${status}`);
+              timedNext = false;
+            },
+          },
+          {
+            method: timed.method ?? 'GET',
+            path: timed.path,
+            onResponse: (status: number, body: string) => {
+              if (status < 200 || status >= 300) failures.push(`answered ${status}: ${String(body).slice(0, 300)}`);
+              else if (verifyBody && !verifyBody(String(body ?? ''))) failures.push(`the answer failed the body check: ${String(body).slice(0, 300)}`);
+              timedNext = true;
+            },
+          },
+        ],
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    // autocannon calls a request's onResponse just before it emits the response's latency.
+    instance.on('response', (_client, _status, _bytes, ms) => {
+      if (timedNext) latency = ms;
+    });
+  });
+  if (result.errors > 0) throw new WrongAnswer(`${what}: ${result.errors} failed connections (${result.timeouts} timeouts)`);
+  if (failures.length > 0) throw new WrongAnswer(`${what}: ${failures[0]}`);
+  if (latency === undefined) throw new WrongAnswer(`${what}: no answer`);
+  return round(latency);
 }

