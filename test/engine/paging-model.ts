@@ -1,0 +1,254 @@
+/**
+ * The plain model that test/engine/paging.test.ts checks pages against. It knows nothing of sorted
+ * runs, top-k or wasm: each shard is its documents in write order, cut into segments the way a
+ * shard cuts them (a refresh seals the buffer into a segment, deletes stay in their segment until
+ * it is merged away; more than eight segments and the adjacent pair with the fewest live documents
+ * is merged), which is all `_doc` needs: a document's ordinal is the count of documents, deleted or
+ * not, in the segments before it plus its place in its own.
+ *
+ * The order of a search is the sort clauses in turn (Elasticsearch's rules: missing values `_last`
+ * by default whatever the order, `_first`, or a stand-in value; a multi-valued field sorts by its
+ * least value ascending and its greatest descending unless `mode` says otherwise; keywords in code
+ * point order; `_score` ties under match_all), then shard, then ordinal.
+ *
+ * Everything here is written from those rules, not from src/: no comparator, routing aside, is shared.
+ */
+import { shardFor } from '../../src/engine/routing.ts';
+import type { SortClause } from '../../src/engine/search/request.ts';
+
+export type Price = number | null | (number | null)[];
+export type Tag = string | null | (string | null)[];
+/** A document's source: both fields optional, null or arrays allowed. */
+export interface Source {
+  price?: Price;
+  tag?: Tag;
+}
+
+/** One written version of a document. */
+export interface Entry {
+  id: string;
+  source: Source;
+}
+
+/** A sealed segment: its entries in write order, and which are deleted (as published). */
+interface ModelSegment {
+  entries: Entry[];
+  deleted: boolean[];
+}
+
+export type Outcome = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop' | 'missing';
+
+const MAX_SEGMENTS = 8;
+
+class ShardModel {
+  /** The published segments: what searches see. */
+  segments: ModelSegment[] = [];
+  /** Written, not yet refreshed, in write order. */
+  #buffer: Entry[] = [];
+  #pending = new Map<ModelSegment, number[]>();
+  #ids = new Map<string, { entry: Entry; segment?: ModelSegment; local: number }>();
+
+  current(id: string): Entry | undefined {
+    return this.#ids.get(id)?.entry;
+  }
+
+  put(entry: Entry): 'created' | 'updated' {
+    const replaced = this.remove(entry.id);
+    this.#buffer.push(entry);
+    this.#ids.set(entry.id, { entry, local: -1 });
+    return replaced ? 'updated' : 'created';
+  }
+
+  remove(id: string): boolean {
+    const at = this.#ids.get(id);
+    if (!at) return false;
+    this.#ids.delete(id);
+    if (at.segment) {
+      const list = this.#pending.get(at.segment) ?? [];
+      list.push(at.local);
+      this.#pending.set(at.segment, list);
+    } else {
+      this.#buffer.splice(this.#buffer.indexOf(at.entry), 1);
+    }
+    return true;
+  }
+
+  refresh(): void {
+    if (this.#buffer.length === 0 && this.#pending.size === 0) return;
+    let segments = this.segments.map((segment) => {
+      const locals = this.#pending.get(segment);
+      if (!locals) return segment;
+      const deleted = segment.deleted.slice();
+      for (const local of locals) deleted[local] = true;
+      return { entries: segment.entries, deleted };
+    });
+    // A segment with new deletes is a new object: point the id table at it.
+    for (const segment of segments) this.#relocate(segment);
+    this.#pending.clear();
+    if (this.#buffer.length > 0) {
+      const sealed = { entries: this.#buffer, deleted: this.#buffer.map(() => false) };
+      this.#buffer = [];
+      this.#relocate(sealed);
+      segments.push(sealed);
+    }
+    segments = segments.filter((s) => s.deleted.some((d) => !d));
+    const live = (s: ModelSegment) => s.deleted.filter((d) => !d).length;
+    while (segments.length > MAX_SEGMENTS) {
+      let best = 0;
+      for (let i = 1; i + 1 < segments.length; i++) {
+        if (live(segments[i]) + live(segments[i + 1]) < live(segments[best]) + live(segments[best + 1])) best = i;
+      }
+      const entries = segments.slice(best, best + 2).flatMap((s) => s.entries.filter((_, i) => !s.deleted[i]));
+      const merged = { entries, deleted: entries.map(() => false) };
+      this.#relocate(merged);
+      segments.splice(best, 2, merged);
+    }
+    this.segments = segments;
+  }
+
+  #relocate(segment: ModelSegment): void {
+    segment.entries.forEach((entry, local) => {
+      const at = this.#ids.get(entry.id);
+      if (at?.entry === entry && !segment.deleted[local]) {
+        at.segment = segment;
+        at.local = local;
+      }
+    });
+  }
+}
+
+/** A visible document: its entry, shard and ordinal in the shard. */
+export interface Row {
+  entry: Entry;
+  shard: number;
+  ordinal: number;
+}
+
+export class IndexModel {
+  readonly shards: ShardModel[];
+
+  constructor(readonly shardCount: number) {
+    this.shards = Array.from({ length: shardCount }, () => new ShardModel());
+  }
+
+  #shard(id: string): ShardModel {
+    return this.shards[shardFor(id, this.shardCount)];
+  }
+
+  index(id: string, source: Source): Outcome {
+    return this.#shard(id).put({ id, source });
+  }
+
+  /** ES's partial update: `doc` merged into the source, a noop when that changes nothing. */
+  update(id: string, doc: Source, docAsUpsert: boolean): Outcome {
+    const current = this.#shard(id).current(id);
+    if (!current) return docAsUpsert ? this.index(id, doc) : 'missing';
+    const merged = { ...current.source, ...doc };
+    if (JSON.stringify(merged) === JSON.stringify(current.source)) return 'noop';
+    this.index(id, merged);
+    return 'updated';
+  }
+
+  delete(id: string): Outcome {
+    return this.#shard(id).remove(id) ? 'deleted' : 'not_found';
+  }
+
+  refresh(): void {
+    for (const shard of this.shards) shard.refresh();
+  }
+
+  /** Per shard, per published segment: [documents, deleted ones]. */
+  layout(): [number, number][][] {
+    return this.shards.map((shard) => shard.segments.map((s) => [s.entries.length, s.deleted.filter(Boolean).length]));
+  }
+
+  /** The published documents, in shard order, then ordinal order. */
+  rows(): Row[] {
+    const rows: Row[] = [];
+    this.shards.forEach((shard, s) => {
+      let base = 0;
+      for (const segment of shard.segments) {
+        segment.entries.forEach((entry, local) => {
+          if (!segment.deleted[local]) rows.push({ entry, shard: s, ordinal: base + local });
+        });
+        base += segment.entries.length;
+      }
+    });
+    return rows;
+  }
+}
+
+/** What a hit shows: its id and sort values. */
+export interface Expected {
+  _id: string;
+  sort?: unknown[];
+}
+
+/** The published documents in the order of `sort`, each with the `sort` array its hit carries. */
+export function expectedOrder(model: IndexModel, sort: readonly SortClause[]): { rows: Row[]; hits: Expected[] } {
+  const rows = model.rows();
+  rows.sort((a, b) => {
+    for (const clause of sort) {
+      const c = compareOn(clause, a, b);
+      if (c !== 0) return c;
+    }
+    return a.shard - b.shard || a.ordinal - b.ordinal;
+  });
+  const keyed = sort.some((c) => c.kind !== 'score');
+  const byField = keyed || sort.some((c) => c.kind === 'score' && c.order === 'asc');
+  return { rows, hits: rows.map((row) => ({ _id: row.entry.id, ...(byField && { sort: sort.map((c) => sortValue(c, row)) }) })) };
+}
+
+type Value = number | string | undefined;
+
+function family(clause: Extract<SortClause, { kind: 'field' }>): 'number' | 'keyword' {
+  if (clause.field === 'price') return 'number';
+  if (clause.field === 'tag') return 'keyword';
+  return clause.unmappedType === 'keyword' ? 'keyword' : 'number';
+}
+
+/** The document's value for a field clause: the least or greatest of its values, undefined if none. */
+function picked(clause: Extract<SortClause, { kind: 'field' }>, row: Row): Value {
+  const raw = clause.field === 'price' ? row.entry.source.price : clause.field === 'tag' ? row.entry.source.tag : undefined;
+  const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is number | string => v !== null && v !== undefined);
+  if (values.length === 0) return undefined;
+  const mode = clause.mode ?? (clause.order === 'asc' ? 'min' : 'max');
+  return values.reduce((best, v) => {
+    const c = compareScalar(v, best);
+    return (mode === 'min' ? c < 0 : c > 0) ? v : best;
+  });
+}
+
+function standIn(clause: Extract<SortClause, { kind: 'field' }>): Value {
+  if (clause.missing === '_first' || clause.missing === '_last') return undefined;
+  return family(clause) === 'number' ? Number(clause.missing) : String(clause.missing);
+}
+
+function compareOn(clause: SortClause, a: Row, b: Row): number {
+  if (clause.kind === 'score') return 0;
+  const sign = clause.order === 'asc' ? 1 : -1;
+  if (clause.kind === 'doc') return sign * (a.ordinal - b.ordinal);
+  const x = picked(clause, a) ?? standIn(clause);
+  const y = picked(clause, b) ?? standIn(clause);
+  if (x === undefined || y === undefined) {
+    if (x === y) return 0;
+    // `_last` and `_first` do not turn with the order.
+    return (x === undefined) === (clause.missing === '_first') ? -1 : 1;
+  }
+  return sign * compareScalar(x, y);
+}
+
+function sortValue(clause: SortClause, row: Row): unknown {
+  if (clause.kind === 'score') return 1;
+  if (clause.kind === 'doc') return row.ordinal;
+  return picked(clause, row) ?? standIn(clause) ?? null;
+}
+
+/** Numbers by value; strings by code point (UTF-8 byte) order, not UTF-16 units. */
+function compareScalar(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  const x = [...String(a)].map((c) => c.codePointAt(0)!);
+  const y = [...String(b)].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
