@@ -117,6 +117,8 @@ export class RunCache implements MapStore {
   }
 
   map(segment: Segment, id: string, version: object, build: () => ArrayLike<number>): Column {
+    // A segment gone for good keeps nothing: a search of an older snapshot gets a plain copy.
+    if (this.#dropped.has(segment) || this.#closed) return Float64Array.from(build());
     const entry = this.#entry(segment);
     const kept = entry.maps.get(id);
     if (kept?.version === version) return kept.array;
