@@ -25,10 +25,11 @@ import type { SegmentRef } from './sort/tie-break.ts';
 
 /**
  * A page reaching this deep into a segment (want × ratio ≥ its live documents) sorts it whole at
- * once: from a quarter of the segment on, top-k keeps every entry and sorts them all anyway, so the
- * run costs what Elasticsearch's top `from + size` costs there.
+ * once. From half the segment on, top-k selects half of it and sorts that, which is about what a
+ * whole sort costs, so the run costs what Elasticsearch's top `from + size` costs there; a
+ * shallower page answers by top-k and leaves the run to be built between requests.
  */
-const SORT_WHOLE_RATIO = 4;
+const SORT_WHOLE_RATIO = 2;
 
 export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {
   const want = from + size;
