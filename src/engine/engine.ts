@@ -34,6 +34,8 @@ export interface EngineOptions {
   settings?: NodeSettings;
   /** The wasm instance whose memory holds the sorted runs; a new one from the release build by default. */
   kernels?: WasmKernels;
+  /** Wait before each background run build, in ms (run-cache.ts `SLICE_DELAY_MS` by default); tests shorten it. */
+  backgroundDelayMs?: number;
 }
 
 export class Engine {
@@ -48,7 +50,7 @@ export class Engine {
 
   private constructor(readonly store: DocStore, options: EngineOptions) {
     const settings = options.settings ?? parseNodeSettings();
-    this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes);
+    this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
   }
 
   static open(store: DocStore, options: EngineOptions = {}): Engine {

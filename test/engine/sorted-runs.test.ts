@@ -117,7 +117,7 @@ describe('sorted runs', () => {
     engine.refresh('r');
     const first = engine.search('r', searchRequest({ size: 5, sort: byValue })).hits.hits.map((h) => h._id);
     expect(engine.runStats('r').count).toBe(0);
-    for (let i = 0; i < 100 && engine.runStats('r').count === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    await engine.runs.settled();
     expect(engine.runStats('r').count).toBe(1);
     expect(engine.runStats().background_builds).toBe(1);
     expect(engine.search('r', searchRequest({ size: 5, sort: byValue })).hits.hits.map((h) => h._id)).toEqual(first);

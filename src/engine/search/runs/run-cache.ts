@@ -8,7 +8,7 @@
  *
  * Runs are keyed by segment and by the sort's run key (sort/plan.ts), which later kinds of runs can
  * extend. Cold shallow pages answer by top-k and {@link RunCache.schedule} the run, which is then
- * built between requests, one segment per turn of the event loop.
+ * built between requests, one segment per slice, each slice a timer that lets pending I/O go first.
  */
 import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
 import type { Segment } from '../../segment.ts';
@@ -36,6 +36,13 @@ interface SegmentEntry {
   maps: Map<string, { version: object; array: WasmArray<Float64Array> }>;
 }
 
+/**
+ * Background builds wait this long before each slice by default: the response to the request that
+ * asked for the run is written after the handler returns, and a slice run first would delay it by a
+ * build (over HTTP a cold first page took a build longer than top-k alone).
+ */
+export const SLICE_DELAY_MS = 10;
+
 interface Pending {
   live: LiveSegment;
   key: string;
@@ -57,7 +64,7 @@ export class RunCache implements MapStore {
   #queued = new WeakMap<Segment, Set<string>>();
   /** Segments gone for good: a queued build for one of them is skipped. */
   #dropped = new WeakSet<Segment>();
-  #timer: NodeJS.Immediate | undefined;
+  #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
   #closed = false;
 
@@ -65,6 +72,8 @@ export class RunCache implements MapStore {
     readonly kernels: WasmKernels,
     /** The budget in bytes; runs beyond it are evicted, least recently used first. */
     public limitBytes: number,
+    /** Wait before each background slice, in ms. */
+    private readonly sliceDelayMs = SLICE_DELAY_MS,
   ) {}
 
   /** The run of `live`'s segment under `key`, made to match the snapshot's deletes; undefined if none is kept. */
@@ -113,7 +122,7 @@ export class RunCache implements MapStore {
     if (queued.has(key)) return;
     queued.add(key);
     this.#queue.push({ live, key, spec });
-    this.#timer ??= setImmediate(() => this.#drain());
+    this.#timer ??= setTimeout(() => this.#drain(), this.sliceDelayMs);
   }
 
   map(segment: Segment, id: string, version: object, build: () => ArrayLike<number>): Column {
@@ -205,7 +214,7 @@ export class RunCache implements MapStore {
   /** Frees everything and stops background builds. */
   close(): void {
     this.#closed = true;
-    if (this.#timer) clearImmediate(this.#timer);
+    if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#queue = [];
     for (const resolve of this.#idle.splice(0)) resolve();
@@ -213,7 +222,7 @@ export class RunCache implements MapStore {
     this.trim();
   }
 
-  /** One background build per turn of the event loop, so no request waits behind more than one. */
+  /** One background build per slice, so no request waits behind more than one. */
   #drain(): void {
     this.#timer = undefined;
     const next = this.#queue.shift();
@@ -229,7 +238,7 @@ export class RunCache implements MapStore {
         console.error('deeppage: building a sorted run in the background failed', error);
       }
     }
-    if (this.#queue.length > 0) this.#timer = setImmediate(() => this.#drain());
+    if (this.#queue.length > 0) this.#timer = setTimeout(() => this.#drain(), this.sliceDelayMs);
     else for (const resolve of this.#idle.splice(0)) resolve();
   }
 
