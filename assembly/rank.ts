@@ -47,8 +47,9 @@ export function splits(runs: u32, rank: u32, out: usize): void {
     setU32(lo, r, <u64>rank > others ? <u32>(<u64>rank - others) : 0);
     setU32(hi, r, min(len, rank));
   }
-  let wasGuided = false;
+  let misses = 0; // guided rounds in a row that failed to halve the windows
   let lastWeight: u64 = u64.MAX_VALUE;
+  let reach: u64 = 1; // how far past the estimate a guided pivot aims: doubles while pivots fall short
   while (true) {
     let sumLo: u64 = 0, sumHi: u64 = 0, weight: u64 = 0, n: u32 = 0, widest: u32 = 0, widestSize: u32 = 0;
     for (let r: u32 = 0; r < runs; r++) {
@@ -71,16 +72,22 @@ export function splits(runs: u32, rank: u32, out: usize): void {
     }
     // A guided round guesses where rank falls in the widest window, as if the runs shared one
     // distribution (they usually nearly do), and takes the entry there as the pivot; it often
-    // cuts the windows far more than a half. When one fails to halve them, the next round is
-    // Frederickson–Johnson's, which always takes a quarter: rounds stay O(log n) on any input.
-    const guided = !wasGuided || weight * 2 <= lastWeight;
-    wasGuided = guided;
+    // cuts the windows far more than a half. A pivot that falls short only lifts the windows'
+    // low ends a little, so the next one aims twice as far past the estimate (galloping), and the
+    // one after an overshoot closes the windows from above. After two guided rounds in a row that
+    // fail to halve the windows, a round is Frederickson–Johnson's, which always takes a quarter:
+    // rounds stay O(log n) on any input.
+    if (weight * 2 <= lastWeight) misses = 0;
+    else if (lastWeight != u64.MAX_VALUE) misses++;
+    const guided = misses < 2;
+    if (!guided) misses = 0;
     lastWeight = weight;
     let pRun: u32, pPos: u32;
     if (guided) {
       pRun = widest;
       const l = u32At(lo, pRun);
-      pPos = l + <u32>(((<u64>rank - sumLo) * <u64>widestSize) / weight);
+      const ahead = min((<u64>rank - sumLo) * reach, weight - 1);
+      pPos = l + <u32>((ahead * <u64>widestSize) / weight);
       if (pPos >= u32At(hi, pRun)) pPos = u32At(hi, pRun) - 1;
     } else {
       for (let i: u32 = 0; i < n; i++) {
@@ -98,6 +105,7 @@ export function splits(runs: u32, rank: u32, out: usize): void {
       before += c;
     }
     const inPrefix = before < <u64>rank;
+    reach = guided && inPrefix ? min(reach << 1, 1 << 20) : 1;
     for (let r: u32 = 0; r < runs; r++) {
       const c = u32At(counts, r);
       if (inPrefix) setU32(lo, r, r == pRun ? c + 1 : c);

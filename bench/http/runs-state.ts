@@ -13,6 +13,8 @@ export interface RunStats {
   limit_size_in_bytes?: number;
   evictions?: number;
   background_builds?: number;
+  /** Builds queued on the server (deeppage reports it; absent on older servers). */
+  pending_builds?: number;
 }
 
 /** The node's run counters (deeppage is one node). */
@@ -38,9 +40,8 @@ const POLL_MS = 20;
 const SETTLE_LIMIT_MS = 300_000;
 
 /**
- * Resolves once no run is being built in the background: two reads of the node's counters
- * POLL_MS apart agree. The server builds one queued run per turn of its event loop, and turns
- * go by between two requests, so a build still queued would have moved a counter.
+ * Resolves once no run is being built in the background: the server reports no queued build, and
+ * two reads of the node's counters POLL_MS apart agree.
  */
 export async function settled(url: string): Promise<RunStats> {
   const started = performance.now();
@@ -48,7 +49,7 @@ export async function settled(url: string): Promise<RunStats> {
   for (;;) {
     await sleep(POLL_MS);
     const now = await nodeRuns(url);
-    if (now.background_builds === before.background_builds && now.count === before.count) return now;
+    if (!now.pending_builds && now.background_builds === before.background_builds && now.count === before.count) return now;
     if (performance.now() - started > SETTLE_LIMIT_MS) throw new WrongAnswer(`${url}: sorted runs still being built after ${SETTLE_LIMIT_MS / 1000} s`);
     before = now;
   }

@@ -121,6 +121,15 @@ describe('sorted runs', () => {
     expect(engine.runStats('r').count).toBe(1);
     expect(engine.runStats().background_builds).toBe(1);
     expect(engine.search('r', searchRequest({ size: 5, sort: byValue })).hits.hits.map((h) => h._id)).toEqual(first);
+
+    // _cache/clear also forgets builds still queued: a cleared index stays cold until asked again.
+    engine.clearCaches('r');
+    engine.search('r', searchRequest({ size: 5, sort: byTag }));
+    expect(engine.runStats().pending_builds).toBe(1);
+    engine.clearCaches('r');
+    expect(engine.runStats().pending_builds).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(engine.runStats('r').count).toBe(0);
   });
 
   it('index sorting builds the runs of every new segment as it is sealed', async () => {

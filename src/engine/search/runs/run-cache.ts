@@ -29,6 +29,8 @@ export interface RunCacheStats {
   miss_count: number;
   /** Runs built off the request path (cold shallow pages, index sorting). */
   background_builds: number;
+  /** Runs waiting to be built off the request path. */
+  pending_builds: number;
 }
 
 interface SegmentEntry {
@@ -151,9 +153,15 @@ export class RunCache implements MapStore {
     }
   }
 
-  /** `_cache/clear`: frees what is kept for the segments; they build it again when asked. */
+  /** `_cache/clear`: frees what is kept for the segments, and forgets builds queued for them; they build it again when asked. */
   clear(segments: Iterable<Segment>): void {
-    for (const segment of segments) this.#release(segment);
+    const cleared = new Set(segments);
+    for (const segment of cleared) {
+      this.#release(segment);
+      this.#queued.delete(segment);
+    }
+    this.#queue = this.#queue.filter((pending) => !cleared.has(pending.live.segment));
+    if (this.#queue.length === 0) for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   /** Evicts least recently used runs until the kept ones fit the budget; frees one-search runs. */
@@ -202,6 +210,7 @@ export class RunCache implements MapStore {
       hit_count: this.#counters.hits,
       miss_count: this.#counters.misses,
       background_builds: this.#counters.background,
+      pending_builds: this.#queue.length,
     };
   }
 
