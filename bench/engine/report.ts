@@ -19,6 +19,10 @@ function setups(rows: Row[]): { corpus: string; docs: number; shards: number }[]
   return [...seen.values()];
 }
 
+/** What the deeppage series measure, in the report. */
+export const DEEPPAGE_STATES =
+  '`deeppage` is the warm state: every segment keeps its sorted run (built by the deep pages of the checks, or between requests after a shallow one, and waited for before timing). `deeppage-cold` is a first page under the sort, right after `_cache/clear`: top-k where the page reaches less than half of a segment, a whole sort of the segment beyond. `deeppage-top-k` is Elasticsearch\'s algorithm on the same engine (`paging=top_k`).';
+
 export function engineMarkdown(rows: Row[], strategies: Strategy[]): string {
   const out: string[] = [];
   out.push('Median ms per page, in process (min–max and sample counts in engine.json). Sorted by one numeric field, descending; match_all.');
@@ -29,7 +33,7 @@ export function engineMarkdown(rows: Row[], strategies: Strategy[]): string {
     return [[s.name, s.description, checked], ...(cold ? [[`${s.name}-cold`, `the same after \`_cache/clear\` before every page: what a first page costs, before any kept sorted order`, checked]] : [])];
   });
   out.push(table(['strategy', 'what one page does', 'checked'], described), '');
-  out.push('deeppage keeps a segment\'s sorted order once a deep page under that sort has asked for it, until the segment\'s deletes change; the sweeps run deep pages before timing, so `deeppage` is that steady state and `deeppage-cold` the first page.', '');
+  out.push(DEEPPAGE_STATES, '');
   if (rows.some((r) => r.strategy === 'sqlite-keyset')) {
     out.push('`sqlite-keyset` is not a `from`/`size` page: it seeks past a hit the client already holds, so reaching depth `from` means having fetched the page before it. It is here as the floor a client can reach when it pages strictly forward.', '');
   }
