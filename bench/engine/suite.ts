@@ -179,9 +179,10 @@ async function runStrategy(ctx: SuiteContext, profile: Profile, strategy: Strate
       }
       bar.update(v * points.length + i + 1);
     }
+    // What the warm state holds: taken before a cold variant clears it.
+    if (v === 0 && open.footprint) footprints[`${strategy.name} ${corpus.name} ${shards} shards`] = open.footprint();
   }
   bar.stop();
-  if (open.footprint) footprints[`${strategy.name} ${corpus.name} ${shards} shards`] = open.footprint();
   for (const { name } of variants) {
     const summary = points.map((p) => `${p.from}/${p.size} ${rows.find((r) => r.strategy === name && r.params.from === p.from && r.params.size === p.size)!.median.toPrecision(3)}`).join(', ');
     ctx.log(`  ${name} on ${corpus.name}, ${shards} shards (from/size ms): ${summary}`);
