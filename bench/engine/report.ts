@@ -30,7 +30,7 @@ export function engineMarkdown(rows: Row[], strategies: Strategy[]): string {
   const described = strategies.flatMap((s) => {
     const checked = s.ties === 'exact' ? 'ids equal the reference' : 'keys equal the reference';
     const cold = rows.some((r) => r.strategy === `${s.name}-cold`);
-    return [[s.name, s.description, checked], ...(cold ? [[`${s.name}-cold`, `the same after \`_cache/clear\` before every page: what a first page costs, before any kept sorted order`, checked]] : [])];
+    return [[s.name, s.description, checked], ...(cold ? [[`${s.name}-cold`, `the same after \`_cache/clear\` before every page: what a first page costs, before any sorted run`, checked]] : [])];
   });
   out.push(table(['strategy', 'what one page does', 'checked'], described), '');
   out.push(DEEPPAGE_STATES, '');
