@@ -123,7 +123,6 @@ export async function sweepCorpus(job: CorpusSweep, log: (line: string) => void)
   const remoteTotal = remote && (await esCount(remote.target.url, remote.target.index));
   const sameData = remote !== undefined && remoteTotal === total && remote.target.field === local.field;
   const remoteAsks = (p: SweepPoint) => remote !== undefined && p.from + p.size <= remote.window;
-  const fromPoints = points.filter((p) => p.groups.includes('from'));
 
   // 1. Every page of every series, checked: the first asks (cold for shallow pages), top-k, and a page after _cache/clear.
   await checkRoot(local);

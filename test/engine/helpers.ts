@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../src/engine/engine.ts';
+import { Engine, type EngineOptions } from '../../src/engine/engine.ts';
 import { DocStore } from '../../src/store/doc-store.ts';
 
 /** A temporary data directory, removed by the returned cleanup. */
@@ -11,9 +11,9 @@ export function tempDir(): { dir: string; remove: () => void } {
 }
 
 /** An engine on a fresh store; `close` closes it and deletes its data. */
-export function tempEngine(): { engine: Engine; dir: string; close: () => Promise<void> } {
+export function tempEngine(options: EngineOptions = {}): { engine: Engine; dir: string; close: () => Promise<void> } {
   const { dir, remove } = tempDir();
-  const engine = Engine.open(DocStore.open(dir));
+  const engine = Engine.open(DocStore.open(dir), options);
   return {
     engine,
     dir,

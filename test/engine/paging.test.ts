@@ -21,8 +21,7 @@ import { WasmKernels, wasmModule, type Direction } from '../../src/core/index.ts
 import { Engine, type WriteOp } from '../../src/engine/engine.ts';
 import { EsError } from '../../src/engine/errors.ts';
 import { searchRequest, type Paging, type SortClause } from '../../src/engine/search/request.ts';
-import { DocStore } from '../../src/store/doc-store.ts';
-import { tempDir } from './helpers.ts';
+import { tempEngine } from './helpers.ts';
 import { expectedOrder, IndexModel, type Outcome, type Price, type Source, type Tag } from './paging-model.ts';
 
 // ---- documents and writes ----
@@ -137,17 +136,8 @@ const MAPPINGS = { properties: { price: { type: 'long' }, tag: { type: 'keyword'
 const STRATEGIES: Paging[] = ['sorted_runs', 'top_k'];
 
 function openEngine(build: 'release' | 'debug', budget: number) {
-  const { dir, remove } = tempDir();
   const kernels = new WasmKernels(wasmModule(build));
-  const engine = Engine.open(DocStore.open(dir), { kernels, settings: { sortedRunsCacheBytes: budget }, backgroundDelayMs: 0 });
-  return {
-    engine,
-    kernels,
-    close: async () => {
-      await engine.close();
-      remove();
-    },
-  };
+  return { kernels, ...tempEngine({ kernels, settings: { sortedRunsCacheBytes: budget }, backgroundDelayMs: 0 }) };
 }
 
 /** A turn of the event loop long enough for one background slice (a timer of 0 ms fires after 1). */

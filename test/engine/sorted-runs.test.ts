@@ -8,8 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WasmKernels, wasmModule } from '../../src/core/index.ts';
 import { Engine, type WriteOp } from '../../src/engine/engine.ts';
 import { searchRequest, type SortClause } from '../../src/engine/search/request.ts';
-import { DocStore } from '../../src/store/doc-store.ts';
-import { tempDir } from './helpers.ts';
+import { tempEngine } from './helpers.ts';
 
 const byValue: SortClause[] = [{ kind: 'field', field: 'v', order: 'desc', missing: '_last' }];
 const byTag: SortClause[] = [{ kind: 'field', field: 'tag', order: 'asc', missing: '_first' }, { kind: 'doc', order: 'desc' }];
@@ -22,13 +21,9 @@ afterEach(async () => {
 });
 
 function open(budget = 1 << 30, build: 'release' | 'debug' = 'release') {
-  const { dir, remove } = tempDir();
   const kernels = new WasmKernels(wasmModule(build));
-  const engine = Engine.open(DocStore.open(dir), { kernels, settings: { sortedRunsCacheBytes: budget } });
-  cleanups.push(async () => {
-    await engine.close();
-    remove();
-  });
+  const { engine, close } = tempEngine({ kernels, settings: { sortedRunsCacheBytes: budget } });
+  cleanups.push(close);
   return { engine, kernels };
 }
 

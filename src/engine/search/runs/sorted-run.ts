@@ -78,21 +78,8 @@ export class SortedRun {
 
   /** This run with `live`'s deletes left out: a new run; this one stays as it is. */
   filtered(kernels: WasmKernels, live: LiveSegment): SortedRun {
-    const positions = this.positions.view.slice();
-    const columns = this.keys.map((key) => key.view.slice());
-    const out = SortedRun.#alloc(kernels, live.segment.count - live.deletedCount, columns.length);
-    const deleted = live.deleted;
-    const outPositions = out.positions.view;
-    const outKeys = out.keys.map((key) => key.view);
-    let at = 0;
-    for (let i = 0; i < positions.length; i++) {
-      const p = positions[i];
-      if (deleted?.[p]) continue;
-      outPositions[at] = p;
-      for (let j = 0; j < columns.length; j++) outKeys[j][at] = columns[j][i];
-      at++;
-    }
-    return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount);
+    // Copies first: allocating the new run may grow memory and detach these views.
+    return SortedRun.#keep(kernels, live, this.positions.view.slice(), this.keys.map((key) => key.view.slice()), 'in order');
   }
 
   free(): void {
@@ -100,19 +87,23 @@ export class SortedRun {
     for (const key of this.keys) key.free();
   }
 
-  /** The run of `order` (every position of the segment, sorted) minus the deleted ones. */
-  static #keep(kernels: WasmKernels, live: LiveSegment, order: Uint32Array, columns: Float64Array[]): SortedRun {
+  /**
+   * The run of `order` (segment positions, sorted) minus the deleted ones. Key values are read from
+   * `columns` by position, or, `in order`, by index into `order` (when they come from a run).
+   */
+  static #keep(kernels: WasmKernels, live: LiveSegment, order: Uint32Array, columns: Float64Array[], read: 'by position' | 'in order' = 'by position'): SortedRun {
     const out = SortedRun.#alloc(kernels, live.segment.count - live.deletedCount, columns.length);
     // Views are taken after every allocation: growing memory detaches earlier ones.
     const positions = out.positions.view;
     const keys = out.keys.map((key) => key.view);
     const deleted = live.deleted;
+    const byPosition = read === 'by position';
     let at = 0;
     for (let i = 0; i < order.length; i++) {
       const p = order[i];
       if (deleted?.[p]) continue;
       positions[at] = p;
-      for (let j = 0; j < columns.length; j++) keys[j][at] = columns[j][p];
+      for (let j = 0; j < columns.length; j++) keys[j][at] = columns[j][byPosition ? p : i];
       at++;
     }
     return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount);
