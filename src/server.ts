@@ -91,7 +91,9 @@ export function settingsFromArgs(args: readonly string[]): Record<string, string
     const arg = args[i] === '-E' ? args[++i] : args[i].startsWith('-E') ? args[i].slice(2) : undefined;
     const at = arg?.indexOf('=') ?? -1;
     if (arg === undefined || at <= 0) throw new Error(`deeppage: expected -E name=value, got ${args[i] ?? 'nothing'}`);
-    settings[arg.slice(0, at)] = arg.slice(at + 1);
+    const name = arg.slice(0, at), value = arg.slice(at + 1);
+    if (name in settings) throw new Error(`deeppage: setting [${name}] already set, saw [${settings[name]}] and [${value}]`);
+    settings[name] = value;
   }
   return settings;
 }

@@ -213,9 +213,14 @@ export class Engine {
     return targets;
   }
 
-  /** The sorted runs' figures: the node's, or those of the indices an expression names. */
-  runStats(expression?: string): RunCacheStats {
-    return expression === undefined ? this.runs.stats() : this.runs.stats(this.resolve(expression).flatMap((index) => index.segments()));
+  /** The node's sorted-run figures (held runs, bytes, budget, counters). */
+  runStats(): RunCacheStats {
+    return this.runs.stats();
+  }
+
+  /** What the given indices hold in sorted runs. */
+  runsHeld(indices: readonly SearchIndex[]): ReturnType<RunCache['held']> {
+    return this.runs.held(indices.flatMap((index) => index.segments()));
   }
 
   /** Stops refresh timers, frees the sorted runs and closes storage; pending writes finish first. */

@@ -29,7 +29,7 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
   return settings;
 }
 
-const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3, tb: 1024 ** 4, t: 1024 ** 4 };
+const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3, tb: 1024 ** 4, t: 1024 ** 4, pb: 1024 ** 5, p: 1024 ** 5 };
 
 /** ES's memory size: a byte size (`512mb`, `1gb`, `0b`) or a percentage (`10%`) of the machine's memory, capped at {@link MAX_RUNS_BYTES}. */
 export function memorySize(name: string, value: string): number {
@@ -41,9 +41,11 @@ export function memorySize(name: string, value: string): number {
     if (share > 100) throw illegalArgument(`failed to parse [${name}] setting: percentage should be in [0-100], got [${value}]`);
     bytes = Math.floor((totalmem() * share) / 100);
   } else {
-    const size = /^(\d+(?:\.\d+)?)(b|kb|k|mb|m|gb|g|tb|t)$/.exec(text);
-    if (!size) throw illegalArgument(`failed to parse setting [${name}] with value [${value}] as a size in bytes: unit is missing or unrecognized`);
-    bytes = Math.floor(Number(size[1]) * UNITS[size[2]]);
+    // ES takes 0 without a unit; any other size needs one.
+    const size = /^(\d*\.?\d+)(b|kb|k|mb|m|gb|g|tb|t|pb|p)$/.exec(text);
+    if (text === '0') bytes = 0;
+    else if (!size) throw illegalArgument(`failed to parse setting [${name}] with value [${value}] as a size in bytes: unit is missing or unrecognized`);
+    else bytes = Math.floor(Number(size[1]) * UNITS[size[2]]);
   }
   return Math.min(bytes, MAX_RUNS_BYTES);
 }

@@ -47,6 +47,8 @@ export class SearchIndex {
   readonly shards: Shard[];
   #snapshot: IndexSnapshot;
   #timer: NodeJS.Timeout | undefined;
+  /** Deleted or shut down: a write still committing must not seal segments nobody will drop. */
+  #closed = false;
   /** `refresh=wait_for` writers: the shards each still waits for. */
   #refreshWaiters: { shards: Set<number>; resolve: () => void }[] = [];
 
@@ -196,8 +198,9 @@ export class SearchIndex {
     this.runs.clear(this.segments());
   }
 
-  /** Makes all writes so far visible to searches (the given shards only, if any). */
+  /** Makes all writes so far visible to searches (the given shards only, if any); nothing once the index is closed. */
   refresh(shards: Iterable<number> = this.shards.keys()): void {
+    if (this.#closed) return;
     let changed = false;
     const refreshed = [...shards];
     const before = new Set(this.segments());
@@ -220,6 +223,7 @@ export class SearchIndex {
 
   /** Resolves once the shards have refreshed (ES's `refresh=wait_for`); refreshes now if no refresh is scheduled. */
   waitForRefresh(shards: Iterable<number>): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     if (this.#timer === undefined) {
       this.refresh(shards);
       return Promise.resolve();
@@ -234,6 +238,7 @@ export class SearchIndex {
 
   /** Stops the refresh timer and gives up everything kept for the index's segments. */
   close(): void {
+    this.#closed = true;
     clearInterval(this.#timer);
     this.#timer = undefined;
     for (const waiter of this.#refreshWaiters.splice(0)) waiter.resolve();

@@ -53,7 +53,8 @@ export function parseSettings(body: unknown, base: IndexSettings = DEFAULT_SETTI
     if (IGNORED.has(name.split('.')[0])) continue;
     if (name.startsWith('sort.') && ['field', 'order', 'mode', 'missing'].includes(name.slice(5))) {
       if (open) throw illegalArgument(`Can't update non dynamic settings [[${key}]] for open indices [[${open.name}/${open.uuid}]]`);
-      sort[name.slice(5) as keyof IndexSort] = (Array.isArray(value) ? value : [value]).map(String);
+      // A list, or a string of comma-separated values (ES's list settings take both).
+      sort[name.slice(5) as keyof IndexSort] = (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((v) => v.trim());
       continue;
     }
     switch (name) {
@@ -81,28 +82,37 @@ export function parseSettings(body: unknown, base: IndexSettings = DEFAULT_SETTI
 /** `index.sort.*` in ES's words (IndexSortConfig): lists as long as the fields, defaults per field. */
 function parseIndexSort(given: Partial<Record<keyof IndexSort, string[]>>): IndexSort {
   const field = given.field ?? [];
-  if (field.length === 0) throw illegalArgument('index sorting needs [index.sort.field]');
-  const list = <T extends string>(name: keyof IndexSort, check: (v: string) => T, fallback: (i: number) => T): T[] => {
-    const values = given[name];
-    if (values === undefined) return field.map((_, i) => fallback(i));
-    if (values.length !== field.length) {
-      throw illegalArgument(`index.sort.field:[${field.join(', ')}] index.sort.${name}:[${values.map((v) => v.toUpperCase()).join(', ')}], size mismatch`);
-    }
-    return values.map(check);
-  };
-  const order = list('order', (v) => {
-    if (v !== 'asc' && v !== 'desc') throw illegalArgument(`Illegal sort order:${v}`);
-    return v;
-  }, () => 'asc');
-  const mode = list('mode', (v) => {
-    if (v !== 'min' && v !== 'max') throw illegalArgument(`Illegal index sort mode:[${v}], must be one of [MAX, MIN]`);
-    return v;
-  }, (i) => (order[i] === 'asc' ? 'min' : 'max'));
-  const missing = list('missing', (v) => {
+  if (field.length === 0) {
+    const named = (['order', 'mode', 'missing'] as const).find((name) => given[name] !== undefined);
+    throw illegalArgument(`setting [index.sort.${named}] requires [index.sort.field] to be configured`);
+  }
+  // Values are checked before lengths, and each list prints as ES prints its values.
+  const order = (given.order ?? []).map((v) => {
+    const order = v.toLowerCase();
+    if (order !== 'asc' && order !== 'desc') throw illegalArgument(`Illegal sort order:${v}`);
+    return order;
+  });
+  const mode = (given.mode ?? []).map((v) => {
+    const mode = v.toLowerCase();
+    if (mode !== 'min' && mode !== 'max') throw illegalArgument(`Illegal index sort mode:[${v.toUpperCase()}], must be one of [MAX, MIN]`);
+    return mode;
+  });
+  const missing = (given.missing ?? []).map((v) => {
     if (v !== '_last' && v !== '_first') throw illegalArgument(`Illegal missing value:[${v}], must be one of [_last, _first]`);
     return v;
-  }, () => '_last');
-  return { field, order, mode, missing };
+  });
+  const sized = <T>(name: keyof IndexSort, values: T[], shown: string[], fallback: (i: number) => T): T[] => {
+    if (given[name] === undefined) return field.map((_, i) => fallback(i));
+    if (values.length !== field.length) throw illegalArgument(`index.sort.field:[${field.join(', ')}] index.sort.${name}:[${shown.join(', ')}], size mismatch`);
+    return values;
+  };
+  const orders = sized('order', order, order, () => 'asc' as const);
+  return {
+    field,
+    order: orders,
+    mode: sized('mode', mode, mode.map((m) => m.toUpperCase()), (i) => (orders[i] === 'asc' ? 'min' : 'max')),
+    missing: sized('missing', missing, missing, () => '_last'),
+  };
 }
 
 /** The settings as ES renders them under `settings.index` (all values strings). */

@@ -51,10 +51,10 @@ describe('sorted runs', () => {
     const page = (from: number, paging: 'sorted_runs' | 'top_k' = 'sorted_runs', sort = byValue) =>
       engine.search('r', searchRequest({ from, size: 7, sort, paging, source: false })).hits.hits.map((h) => [h._id, h.sort]);
     expect(page(480)).toEqual(page(480, 'top_k'));
-    const built = engine.runStats('r');
+    const built = engine.runsHeld([engine.resolveOne('r')]);
     expect(built.count).toBe(engine.resolveOne('r').segments().length);
     expect(page(3)).toEqual(page(3, 'top_k'));
-    expect(engine.runStats('r').count).toBe(built.count);
+    expect(engine.runsHeld([engine.resolveOne('r')]).count).toBe(built.count);
     await engine.write([{ action: 'delete', index: 'r', id: '7' }, { action: 'delete', index: 'r', id: '300' }, ...docs(0, 3)]);
     engine.refresh('r');
     for (const from of [0, 100, 490]) expect(page(from)).toEqual(page(from, 'top_k'));
@@ -76,14 +76,25 @@ describe('sorted runs', () => {
       expect(kernels.inUse().blocks).toBe(expectedBlocks(engine));
     }
     expect(engine.resolveOne('r').segments().length).toBeLessThanOrEqual(8);
-    expect(engine.runStats('r').count).toBe(2 * engine.resolveOne('r').segments().length);
+    expect(engine.runsHeld([engine.resolveOne('r')]).count).toBe(2 * engine.resolveOne('r').segments().length);
 
     engine.clearCaches('r');
-    expect(engine.runStats('r').count).toBe(0);
+    expect(engine.runsHeld([engine.resolveOne('r')]).count).toBe(0);
     expect(kernels.inUse().blocks).toBe(0);
     deep();
     expect(kernels.inUse().blocks).toBeGreaterThan(0);
     await engine.deleteIndices('r');
+    expect(kernels.inUse()).toEqual({ bytes: 0, blocks: 0 });
+  });
+
+  it('a write still committing when its index is deleted leaves no run behind (index sorting)', async () => {
+    const { engine, kernels } = open();
+    await engine.createIndex('s', { settings: { refresh_interval: -1, index: { sort: { field: 'v' } } }, mappings: MAPPINGS });
+    const writing = engine.write(docs(0, 20, 's'), 'true');
+    await engine.deleteIndices('s');
+    await writing;
+    expect(engine.indices()).toEqual([]);
+    expect(engine.runStats().count).toBe(0);
     expect(kernels.inUse()).toEqual({ bytes: 0, blocks: 0 });
   });
 
@@ -111,9 +122,9 @@ describe('sorted runs', () => {
     await engine.write(docs(0, 2000));
     engine.refresh('r');
     const first = engine.search('r', searchRequest({ size: 5, sort: byValue })).hits.hits.map((h) => h._id);
-    expect(engine.runStats('r').count).toBe(0);
+    expect(engine.runsHeld([engine.resolveOne('r')]).count).toBe(0);
     await engine.runs.settled();
-    expect(engine.runStats('r').count).toBe(1);
+    expect(engine.runsHeld([engine.resolveOne('r')]).count).toBe(1);
     expect(engine.runStats().background_builds).toBe(1);
     expect(engine.search('r', searchRequest({ size: 5, sort: byValue })).hits.hits.map((h) => h._id)).toEqual(first);
 
@@ -124,7 +135,7 @@ describe('sorted runs', () => {
     engine.clearCaches('r');
     expect(engine.runStats().pending_builds).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(engine.runStats('r').count).toBe(0);
+    expect(engine.runsHeld([engine.resolveOne('r')]).count).toBe(0);
   });
 
   it('index sorting builds the runs of every new segment as it is sealed', async () => {
@@ -136,7 +147,7 @@ describe('sorted runs', () => {
     await engine.write(docs(0, 300, 's'));
     engine.refresh('s');
     const segments = engine.resolveOne('s').segments().length;
-    expect(engine.runStats('s').count).toBe(segments);
+    expect(engine.runsHeld([engine.resolveOne('s')]).count).toBe(segments);
     const sort: SortClause[] = [{ kind: 'field', field: 'tag', order: 'asc', missing: '_last', mode: 'min' }, { kind: 'field', field: 'v', order: 'desc', missing: '_last', mode: 'max' }];
     const hits = engine.search('s', searchRequest({ size: 3, sort })).hits.hits.map((h) => h._id);
     expect(engine.runStats().miss_count).toBe(0);

@@ -29,6 +29,20 @@ describe('sorted runs over HTTP', () => {
     }
   });
 
+  it('sorts a keyword field twice over several indices (one map per segment, none freed mid-search)', async () => {
+    await t.createIndex('more', { number_of_shards: 2 }, { properties: { year: { type: 'integer' }, tag: { type: 'keyword' } } });
+    const lines = Array.from({ length: 50 }, (_, i) => [{ index: { _index: 'more', _id: `m${i}` } }, { year: 1950 + (i % 7), tag: `t${i % 9}` }]).flat();
+    expect((await t.bulk('/_bulk', lines, '?refresh=true')).status).toBe(200);
+    for (const paging of ['sorted_runs', 'top_k']) {
+      const res = await t.json('GET', `/books,more/_search?size=20&from=100&sort=tag:asc,tag:desc,year:asc&paging=${paging}`);
+      expect(res.status, res.text).toBe(200);
+    }
+    const one = (await t.json('GET', '/books,more/_search?size=450&sort=tag:asc,year:desc')).body.hits.hits.map((h: { _id: string }) => h._id);
+    const both = (await t.json('GET', '/books,more/_search?size=450&sort=tag:asc,tag:desc,year:desc')).body.hits.hits.map((h: { _id: string }) => h._id);
+    expect(both).toEqual(one);
+    await t.json('DELETE', '/more');
+  });
+
   it('refuses an unknown paging strategy', async () => {
     expectError(await t.json('GET', '/books/_search?paging=fast'), 400, 'illegal_argument_exception', '[paging] must be one of [sorted_runs, top_k], got [fast]');
   });
@@ -58,9 +72,14 @@ describe('sorted runs over HTTP', () => {
     expectError(await put('bad1', { field: 'nope' }), 400, 'illegal_argument_exception', 'unknown index sort field:[nope]');
     expectError(await put('bad2', { field: 'title' }), 400, 'illegal_argument_exception', 'docvalues not found for index sort field:[title]');
     expectError(await put('bad3', { field: 'year', order: 'up' }), 400, 'illegal_argument_exception', 'Illegal sort order:up');
-    expectError(await put('bad4', { field: ['year'], order: ['asc', 'desc'] }), 400, 'illegal_argument_exception', 'index.sort.field:[year] index.sort.order:[ASC, DESC], size mismatch');
+    expectError(await put('bad4', { field: ['year'], order: ['asc', 'desc'] }), 400, 'illegal_argument_exception', 'index.sort.field:[year] index.sort.order:[asc, desc], size mismatch');
     expectError(await put('bad5', { field: 'year', missing: 'middle' }), 400, 'illegal_argument_exception', 'Illegal missing value:[middle], must be one of [_last, _first]');
-    expectError(await put('bad6', { field: 'year', mode: 'avg' }), 400, 'illegal_argument_exception', 'Illegal index sort mode:[avg], must be one of [MAX, MIN]');
+    expectError(await put('bad6', { field: 'year', mode: 'avg' }), 400, 'illegal_argument_exception', 'Illegal index sort mode:[AVG], must be one of [MAX, MIN]');
+    expectError(await put('bad7', { order: 'asc' }), 400, 'illegal_argument_exception', 'setting [index.sort.order] requires [index.sort.field] to be configured');
+    expect((await put('good1', { field: 'year', order: 'DESC', mode: 'Max' })).status).toBe(200);
+    expect((await t.json('GET', '/good1/_settings')).body.good1.settings.index.sort).toEqual({ field: ['year'], order: ['desc'], mode: ['max'], missing: ['_last'] });
+    await t.createIndex('good2', { 'index.sort.field': 'tag,year' }, { properties: { year: { type: 'integer' }, tag: { type: 'keyword' } } });
+    expect((await t.json('GET', '/good2/_settings')).body.good2.settings.index.sort.field).toEqual(['tag', 'year']);
     const uuid = (await t.json('GET', '/sorted/_settings')).body.sorted.settings.index.uuid;
     expectError(await t.json('PUT', '/sorted/_settings', { 'index.sort.field': 'year' }), 400, 'illegal_argument_exception', `Can't update non dynamic settings [[index.sort.field]] for open indices [[sorted/${uuid}]]`);
   });

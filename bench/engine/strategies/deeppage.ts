@@ -57,7 +57,7 @@ function engineStrategy(name: string, paging: Paging, description: string): Stra
           forget: () => void engine.clearCaches(index),
           settle: () => engine.runs.settled(),
           footprint: () => {
-            const stats = engine.runStats(index);
+            const stats = engine.runsHeld([engine.resolveOne(index)]);
             return { segments: engine.resolveOne(index).segments().length, runs: stats.count, run_bytes: stats.memory_size_in_bytes, run_bytes_per_doc: stats.memory_size_in_bytes / n };
           },
         }),

@@ -50,7 +50,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
     const expression = c.req.param('index');
     const indices = engine.resolve(expression);
     const section = (list: SearchIndex[]) => {
-      const stats = { docs: docs(list), sorted_runs: engine.runStats(list.map((i) => i.name).join(',') || undefined) };
+      const stats = { docs: docs(list), sorted_runs: engine.runsHeld(list) };
       return { primaries: stats, total: stats };
     };
     const primaries = indices.reduce((n, i) => n + i.shards.length, 0);

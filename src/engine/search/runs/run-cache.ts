@@ -58,6 +58,8 @@ export class RunCache implements MapStore {
   #clock = 0;
   /** Runs made for one search only (an older snapshot's deletes), freed at the next trim. */
   #transient: SortedRun[] = [];
+  /** Keyword maps replaced by newer ones, freed at the next trim. */
+  #transientMaps: WasmArray<Float64Array>[] = [];
   #bytes = 0;
   #mapBytes = 0;
   #counters = { evictions: 0, hits: 0, misses: 0, background: 0 };
@@ -134,8 +136,9 @@ export class RunCache implements MapStore {
     const kept = entry.maps.get(id);
     if (kept?.version === version) return kept.array;
     if (kept) {
+      // A search may still read the map it replaces (one over other targets): it goes at the next trim.
       this.#mapBytes -= kept.array.bytes;
-      kept.array.free();
+      this.#transientMaps.push(kept.array);
     }
     const values = build();
     const array = this.kernels.f64(values.length);
@@ -168,6 +171,8 @@ export class RunCache implements MapStore {
   trim(): void {
     for (const run of this.#transient) run.free();
     this.#transient = [];
+    for (const map of this.#transientMaps) map.free();
+    this.#transientMaps = [];
     if (this.#bytes <= this.limitBytes) return;
     const oldestFirst = [...this.#lru].sort((a, b) => a[1].used - b[1].used);
     for (const [run, { segment, key }] of oldestFirst) {
@@ -186,25 +191,12 @@ export class RunCache implements MapStore {
     return blocks;
   }
 
-  /** Node-level figures, or those of the given segments (an index's). */
-  stats(segments?: Iterable<Segment>): RunCacheStats {
-    let count = this.#lru.size, bytes = this.#bytes, mapBytes = this.#mapBytes;
-    if (segments) {
-      count = bytes = mapBytes = 0;
-      for (const segment of segments) {
-        const entry = this.#segments.get(segment);
-        if (!entry) continue;
-        for (const run of entry.runs.values()) {
-          count++;
-          bytes += run.bytes;
-        }
-        for (const { array } of entry.maps.values()) mapBytes += array.bytes;
-      }
-    }
+  /** Node-level figures. */
+  stats(): RunCacheStats {
     return {
-      count,
-      memory_size_in_bytes: bytes,
-      ordinal_maps_memory_size_in_bytes: mapBytes,
+      count: this.#lru.size,
+      memory_size_in_bytes: this.#bytes,
+      ordinal_maps_memory_size_in_bytes: this.#mapBytes,
       limit_size_in_bytes: this.limitBytes,
       evictions: this.#counters.evictions,
       hit_count: this.#counters.hits,
@@ -212,6 +204,21 @@ export class RunCache implements MapStore {
       background_builds: this.#counters.background,
       pending_builds: this.#queue.length,
     };
+  }
+
+  /** What the given segments (an index's) hold; the counters are node-wide, see {@link stats}. */
+  held(segments: Iterable<Segment>): Pick<RunCacheStats, 'count' | 'memory_size_in_bytes' | 'ordinal_maps_memory_size_in_bytes'> {
+    let count = 0, bytes = 0, mapBytes = 0;
+    for (const segment of segments) {
+      const entry = this.#segments.get(segment);
+      if (!entry) continue;
+      for (const run of entry.runs.values()) {
+        count++;
+        bytes += run.bytes;
+      }
+      for (const { array } of entry.maps.values()) mapBytes += array.bytes;
+    }
+    return { count, memory_size_in_bytes: bytes, ordinal_maps_memory_size_in_bytes: mapBytes };
   }
 
   /** Resolves once no background build is waiting (benchmarks measure the warm state after it). */

@@ -14,10 +14,16 @@ import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { modeOf } from './mode.ts';
 
-export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[]): SortKeySource {
+/** Global ordinals built during one search, by field, so that every key on a field shares one (and one map). */
+export type OrdinalsMemo = Map<string, KeywordOrdinals>;
+
+export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[], memo: OrdinalsMemo): SortKeySource {
   const mode = modeOf(clause);
-  let ordinals: KeywordOrdinals | undefined;
-  const global = () => (ordinals ??= keywordOrdinals(clause.field, targets));
+  const global = () => {
+    let ordinals = memo.get(clause.field);
+    if (!ordinals) memo.set(clause.field, (ordinals = keywordOrdinals(clause.field, targets)));
+    return ordinals;
+  };
   const local = (live: LiveSegment) => {
     const column = live.segment.columns.get(clause.field);
     return column?.kind === 'keyword' ? column : undefined;
@@ -53,7 +59,7 @@ function standIn(missing: FieldClause['missing'], terms: readonly string[]): Key
   return terms[at] === term ? at : at - 0.5;
 }
 
-interface KeywordOrdinals {
+export interface KeywordOrdinals {
   ordinals: GlobalOrdinals;
   /** The dictionary index of target t's segment, -1 when it has no such column. */
   at(t: number, segment: Segment): number;

@@ -12,7 +12,7 @@ import type { LiveSegment } from '../../shard.ts';
 import type { FieldClause, SortClause } from '../request.ts';
 import { docKey } from './doc-key.ts';
 import type { SortKeySource } from './key.ts';
-import { keywordKey } from './keyword-key.ts';
+import { keywordKey, type OrdinalsMemo } from './keyword-key.ts';
 import { numberKey } from './number-key.ts';
 import { isScore, MATCH_ALL_SCORE } from './score-key.ts';
 
@@ -40,10 +40,11 @@ export interface SortPlan {
  *   unsortable field); such targets must be left out of the search.
  */
 export function planSort(clauses: readonly SortClause[], targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): SortPlan {
+  const ordinals: OrdinalsMemo = new Map();
   const sources = clauses.map((clause): SortKeySource | undefined => {
     if (isScore(clause)) return undefined;
     if (clause.kind === 'doc') return docKey(clause.order);
-    return fieldFamily(clause, targets, failures) === 'keyword' ? keywordKey(clause, targets) : numberKey(clause);
+    return fieldFamily(clause, targets, failures) === 'keyword' ? keywordKey(clause, targets, ordinals) : numberKey(clause);
   });
   const keys = sources.filter((s): s is SortKeySource => s !== undefined);
   return {
