@@ -61,6 +61,9 @@ describe('sorted runs over HTTP', () => {
     expect(index._all.primaries.sorted_runs.count).toBe(index.indices.books.primaries.sorted_runs.count);
     expect((await t.json('POST', '/books/_cache/clear')).status).toBe(200);
     expect((await t.json('GET', '/books/_stats')).body.indices.books.total.sorted_runs.count).toBe(0);
+    const human = (await t.json('GET', '/_nodes/stats?human')).body.nodes[id].indices.sorted_runs;
+    expect(human.memory_size).toMatch(/^\d+(\.\d)?(b|kb|mb|gb)$/);
+    expect(Object.keys(human).indexOf('memory_size')).toBe(Object.keys(human).indexOf('memory_size_in_bytes') - 1);
     expectError(await t.json('GET', '/books/_stats?level=shards'), 400, 'illegal_argument_exception', /unrecognized parameter: \[level\]/);
   });
 

@@ -19,6 +19,9 @@ export const NODE_ID = createHash('sha256').update(hostname()).digest('base64url
 export function statsRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
 
+  /** With `?human`, ES adds a readable size beside every `*_in_bytes` field. */
+  const runs = (c: Context, stats: Record<string, number>) => (c.req.query('human') !== undefined && c.req.query('human') !== 'false' ? withHumanSizes(stats) : stats);
+
   const nodeStats = (c: Context) => {
     checkParamNames(c.req.query(), new URL(c.req.url).pathname, PARAMS);
     const selector = c.req.param('node') ?? '_all';
@@ -37,7 +40,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
           host: '127.0.0.1',
           ip: '127.0.0.1:9300',
           roles: ['data', 'ingest', 'master'],
-          indices: { docs: docs(indices), sorted_runs: engine.runStats() },
+          indices: { docs: docs(indices), sorted_runs: runs(c, { ...engine.runStats() }) },
         },
       },
     });
@@ -50,7 +53,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
     const expression = c.req.param('index');
     const indices = engine.resolve(expression);
     const section = (list: SearchIndex[]) => {
-      const stats = { docs: docs(list), sorted_runs: engine.runsHeld(list) };
+      const stats = { docs: docs(list), sorted_runs: runs(c, engine.runsHeld(list)) };
       return { primaries: stats, total: stats };
     };
     const primaries = indices.reduce((n, i) => n + i.shards.length, 0);
@@ -80,4 +83,23 @@ function docs(indices: readonly SearchIndex[]): { count: number; deleted: number
     }
   }
   return { count, deleted };
+}
+
+/** `x_in_bytes` fields preceded by `x` in ES's readable form (`11.4mb`, `0b`: one decimal, binary units). */
+function withHumanSizes(stats: Record<string, number>): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const [key, value] of Object.entries(stats)) {
+    if (key.endsWith('_in_bytes')) out[key.slice(0, -'_in_bytes'.length)] = humanBytes(value);
+    out[key] = value;
+  }
+  return out;
+}
+
+export function humanBytes(bytes: number): string {
+  const units = ['pb', 'tb', 'gb', 'mb', 'kb'];
+  for (let i = 0; i < units.length; i++) {
+    const scale = 1024 ** (5 - i);
+    if (bytes >= scale) return `${Number((bytes / scale).toFixed(1))}${units[i]}`;
+  }
+  return `${bytes}b`;
 }
