@@ -125,29 +125,24 @@ export class WasmKernels {
 
   /** The entries 0..n-1 that sort first by `keys` (1..4 keys; ties by lower entry), best first. */
   topK(keys: SortKey<Column>[], n: number, k: number): Uint32Array {
-    checkCount('n', n);
-    checkCount('k', k);
-    checkKeys(keys.length);
-    for (const key of keys) checkLength(key.values, n);
-    return this.#call((scratch) => {
-      const spec = this.#spec(scratch, keys, keys.map((key) => this.#place(scratch, key.values, n)));
-      const want = Math.min(k, n);
-      const out = scratch(want * 4);
-      const got = this.#x.topK(spec, keys.length, n, k, out) >>> 0;
-      return this.#u32(out, got);
-    });
+    return this.#topK(keys, n, k, (scratch) => scratch(Math.min(k, n) * 4), (out, got) => this.#u32(out, got));
   }
 
   /** {@link topK} written into `out` (at least min(k, n) long) in place; returns how many were written. */
   topKInto(keys: SortKey<Column>[], n: number, k: number, out: WasmArray<Uint32Array>): number {
+    if (out.length < Math.min(k, n)) throw new RangeError(`the output holds ${out.length} entries, fewer than min(k, n) = ${Math.min(k, n)}`);
+    return this.#topK(keys, n, k, () => out.ptr, (_, got) => got);
+  }
+
+  #topK<T>(keys: SortKey<Column>[], n: number, k: number, output: (scratch: (bytes: number) => number) => number, result: (out: number, got: number) => T): T {
     checkCount('n', n);
     checkCount('k', k);
     checkKeys(keys.length);
     for (const key of keys) checkLength(key.values, n);
-    if (out.length < Math.min(k, n)) throw new RangeError(`the output holds ${out.length} entries, fewer than min(k, n) = ${Math.min(k, n)}`);
     return this.#call((scratch) => {
       const spec = this.#spec(scratch, keys, keys.map((key) => this.#place(scratch, key.values, n)));
-      return this.#x.topK(spec, keys.length, n, k, out.ptr) >>> 0;
+      const out = output(scratch);
+      return result(out, this.#x.topK(spec, keys.length, n, k, out) >>> 0);
     });
   }
 

@@ -203,7 +203,8 @@ export class SearchIndex {
     if (this.#closed) return;
     let changed = false;
     const refreshed = [...shards];
-    const before = new Set(this.segments());
+    // Only index sorting needs to know which segments are new.
+    const before = this.settings.sort ? new Set(this.segments()) : undefined;
     for (const n of refreshed) {
       if (!this.shards[n].dirty) continue;
       this.shards[n].refresh();
@@ -211,7 +212,7 @@ export class SearchIndex {
     }
     if (changed) {
       this.#snapshot = this.#takeSnapshot();
-      this.#sortNewSegments(before);
+      if (before) this.#sortNewSegments(before);
     }
     this.#refreshWaiters = this.#refreshWaiters.filter((waiter) => {
       for (const n of refreshed) waiter.shards.delete(n);

@@ -3,9 +3,9 @@
  * the segment, no sort). Elasticsearch's algorithm does this for every page; deeppage does it for a
  * cold shallow page, while the segment's sorted run is built off the request path.
  */
-import { MAX_KEYS, reference, type WasmKernels } from '../../core/index.ts';
+import type { WasmKernels } from '../../core/index.ts';
 import type { LiveSegment } from '../shard.ts';
-import type { RunSpec } from './runs/sorted-run.ts';
+import { topPositions, type RunSpec } from './runs/sorted-run.ts';
 
 /** Positions of the segment's best `want` live documents, best first; ties by lower position. */
 export function topLive(kernels: WasmKernels, spec: RunSpec, live: LiveSegment, want: number): Uint32Array {
@@ -14,9 +14,7 @@ export function topLive(kernels: WasmKernels, spec: RunSpec, live: LiveSegment, 
   if (k <= 0) return new Uint32Array(0);
   // At most deletedCount of the first k + deletedCount can be deleted, so k live ones remain.
   const take = Math.min(n, k + live.deletedCount);
-  const keys = spec.keys.map(({ column, order }) => ({ values: column, ...order }));
-  // Sorts longer than the kernels take run on the plain reference (rare in practice).
-  const picked = keys.length <= MAX_KEYS ? kernels.topK(keys, n, take) : reference.topK(keys, n, take);
+  const picked = topPositions(kernels, spec, n, take);
   const deleted = live.deleted;
   if (!deleted) return picked.length > k ? picked.subarray(0, k) : picked;
   const out = new Uint32Array(k);

@@ -7,13 +7,24 @@
  * Segments are immutable, so a run is valid for the segment's life, up to its deletes: deletes only
  * ever grow, and a run made for fewer of them is filtered (O(n), no sort) rather than rebuilt.
  */
-import { MAX_KEYS, reference, type Column, type KeyOrder, type Run, type WasmArray, type WasmKernels } from '../../../core/index.ts';
+import { MAX_KEYS, reference, type Column, type KeyOrder, type Run, type SortKey, type WasmArray, type WasmKernels } from '../../../core/index.ts';
 import type { LiveSegment } from '../../shard.ts';
 import type { SortKeySource } from '../sort/key.ts';
 
 /** What a run is sorted by, within its segment: per key the column by position and its order. */
 export interface RunSpec {
   keys: { column: Float64Array; order: KeyOrder }[];
+}
+
+/** The spec's keys as the top-k kernel takes them. */
+export function sortKeys(spec: RunSpec): SortKey[] {
+  return spec.keys.map(({ column, order }) => ({ values: column, ...order }));
+}
+
+/** The entries 0..n-1 that sort first, best first: the wasm kernel, or the plain reference beyond its four keys. */
+export function topPositions(kernels: WasmKernels, spec: RunSpec, n: number, k: number): Uint32Array {
+  const keys = sortKeys(spec);
+  return keys.length <= MAX_KEYS ? kernels.topK(keys, n, k) : reference.topK(keys, n, k);
 }
 
 /** The spec of a segment's run under the given keys. */
@@ -53,13 +64,12 @@ export class SortedRun {
   /** Sorts the whole segment (ties in position order) and keeps its live documents. */
   static build(kernels: WasmKernels, live: LiveSegment, spec: RunSpec): SortedRun {
     const n = live.segment.count;
-    const keys = spec.keys.map(({ column, order }) => ({ values: column, ...order }));
     const columns = spec.keys.map((k) => k.column);
-    if (live.deletedCount === 0 && keys.length <= MAX_KEYS) {
+    if (live.deletedCount === 0 && columns.length <= MAX_KEYS) {
       // Nothing to leave out: the kernel sorts straight into the run's positions.
       const out = SortedRun.#alloc(kernels, n, columns.length);
       try {
-        kernels.topKInto(keys, n, n, out.positions);
+        kernels.topKInto(sortKeys(spec), n, n, out.positions);
       } catch (error) {
         out.positions.free();
         for (const key of out.keys) key.free();
@@ -72,8 +82,7 @@ export class SortedRun {
       }
       return new SortedRun(out.positions, out.keys, undefined, 0);
     }
-    const order = keys.length <= MAX_KEYS ? kernels.topK(keys, n, n) : reference.topK(keys, n, n);
-    return SortedRun.#keep(kernels, live, order, columns);
+    return SortedRun.#keep(kernels, live, topPositions(kernels, spec, n, n), columns);
   }
 
   /** This run with `live`'s deletes left out: a new run; this one stays as it is. */
