@@ -30,8 +30,8 @@ export type LoadProgress = (index: string, done: number, total: number) => void;
 
 export interface EngineOptions {
   progress?: LoadProgress;
-  /** Node settings (node-settings.ts); defaults otherwise. */
-  settings?: NodeSettings;
+  /** Node settings (node-settings.ts); defaults for those not given. */
+  settings?: Partial<NodeSettings>;
   /** The wasm instance whose memory holds the sorted runs; a new one from the release build by default. */
   kernels?: WasmKernels;
   /** Wait before each background run build, in ms (run-cache.ts `SLICE_DELAY_MS` by default); tests shorten it. */
@@ -48,8 +48,10 @@ export class Engine {
   /** The node's sorted runs, in its own wasm instance: the one owner of run memory. */
   readonly runs: RunCache;
 
+  readonly settings: NodeSettings;
+
   private constructor(readonly store: DocStore, options: EngineOptions) {
-    const settings = options.settings ?? parseNodeSettings();
+    const settings = (this.settings = { ...parseNodeSettings(), ...options.settings });
     this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
   }
 

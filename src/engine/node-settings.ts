@@ -4,11 +4,30 @@
  */
 import { totalmem } from 'node:os';
 import { illegalArgument } from './errors.ts';
+import { timeValueMs } from './time-value.ts';
 
 export interface NodeSettings {
   /** Budget for sorted runs, in bytes (`indices.sorted_runs.cache.size`). */
   sortedRunsCacheBytes: number;
+  /** `search.default_keep_alive`: how long a scroll lives when a request names no keep-alive (ES: 5m). */
+  defaultKeepAliveMs: number;
+  /** `search.max_keep_alive`: the longest keep-alive a PIT or scroll may ask for (ES: 24h). */
+  maxKeepAliveMs: number;
+  /** `search.max_open_scroll_context` (ES: 500). */
+  maxOpenScrollContexts: number;
+  /** `search.max_open_pit_context`, OpenSearch's name for the cap on open points in time (300 there). */
+  maxOpenPitContexts: number;
+  /** `reindex.remote.whitelist`: `host:port` patterns (`*` wildcards) reindex may read from; empty allows none. */
+  reindexRemoteWhitelist: string[];
 }
+
+export const DEFAULT_NODE_SETTINGS: Omit<NodeSettings, 'sortedRunsCacheBytes'> = {
+  defaultKeepAliveMs: 5 * 60_000,
+  maxKeepAliveMs: 24 * 3_600_000,
+  maxOpenScrollContexts: 500,
+  maxOpenPitContexts: 300,
+  reindexRemoteWhitelist: [],
+};
 
 /** Runs live in wasm32 memory (4 GiB at most, shared with scratch space): no budget may exceed this. */
 export const MAX_RUNS_BYTES = 2 * 1024 ** 3;
@@ -16,17 +35,38 @@ export const MAX_RUNS_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_RUNS_CACHE_SIZE = '10%';
 
 export function parseNodeSettings(given: Record<string, string> = {}): NodeSettings {
-  const settings: NodeSettings = { sortedRunsCacheBytes: memorySize('indices.sorted_runs.cache.size', DEFAULT_RUNS_CACHE_SIZE) };
+  const settings: NodeSettings = { sortedRunsCacheBytes: memorySize('indices.sorted_runs.cache.size', DEFAULT_RUNS_CACHE_SIZE), ...DEFAULT_NODE_SETTINGS };
   for (const [name, value] of Object.entries(given)) {
     switch (name) {
       case 'indices.sorted_runs.cache.size':
         settings.sortedRunsCacheBytes = memorySize(name, value);
+        break;
+      case 'search.default_keep_alive':
+        settings.defaultKeepAliveMs = timeValueMs(name, value);
+        break;
+      case 'search.max_keep_alive':
+        settings.maxKeepAliveMs = timeValueMs(name, value);
+        break;
+      case 'search.max_open_scroll_context':
+        settings.maxOpenScrollContexts = count(name, value);
+        break;
+      case 'search.max_open_pit_context':
+        settings.maxOpenPitContexts = count(name, value);
+        break;
+      case 'reindex.remote.whitelist':
+        settings.reindexRemoteWhitelist = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
         break;
       default:
         throw illegalArgument(`unknown setting [${name}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
     }
   }
   return settings;
+}
+
+function count(name: string, value: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(n <= 2 ** 31 - 1)) throw illegalArgument(`Failed to parse value [${value}] for setting [${name}] must be >= 0`);
+  return n;
 }
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3, tb: 1024 ** 4, t: 1024 ** 4, pb: 1024 ** 5, p: 1024 ** 5 };

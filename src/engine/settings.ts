@@ -2,8 +2,9 @@
  * Index settings deeppage honours, parsed from any of ES's spellings: flat (`index.number_of_shards`),
  * nested (`{index: {number_of_shards}}`) or bare (`number_of_shards`), values as numbers or strings.
  */
-import { illegalArgument } from './errors.ts';
+import { EsError, illegalArgument } from './errors.ts';
 import { isObject } from './patterns.ts';
+import { timeValueMs } from './time-value.ts';
 
 /** ES's index sorting (`index.sort.*`, final): here, the sort whose runs every new segment gets at once. */
 export interface IndexSort {
@@ -135,12 +136,12 @@ function intSetting(key: string, value: unknown, min: number, max: number): numb
   return n;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
+/** Index settings wrap a bad time value in an illegal argument, as ES's setting validation does. */
 function parseInterval(key: string, value: unknown): number {
-  const text = String(value);
-  if (text === '-1') return -1;
-  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
-  if (!match) throw illegalArgument(`failed to parse setting [${key}] with value [${text}] as a time value: unit is missing or unrecognized`);
-  return Number(match[1]) * UNITS[match[2]];
+  try {
+    return timeValueMs(key, String(value));
+  } catch (e) {
+    if (e instanceof EsError) throw illegalArgument(e.reason);
+    throw e;
+  }
 }
