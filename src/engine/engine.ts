@@ -14,6 +14,7 @@ import { SearchIndex, type IndexSnapshot, type WriteResult } from './search-inde
 import type { SearchRequest } from './search/request.ts';
 import { RunCache, type RunCacheStats } from './search/runs/run-cache.ts';
 import { search, type SearchResponse } from './search/search.ts';
+import { Sources } from './sources.ts';
 import { parseSettings } from './settings.ts';
 
 export type WriteOp =
@@ -40,18 +41,19 @@ export interface EngineOptions {
 
 export class Engine {
   readonly #indices = new Map<string, SearchIndex>();
-  /** Written documents whose commit is still in flight, by storage key. */
-  readonly #pending = new Map<string, StoredDoc>();
   /** Storage commits not yet acknowledged; close() waits for them. */
   readonly #inflight = new Set<Promise<void>>();
 
   /** The node's sorted runs, in its own wasm instance: the one owner of run memory. */
   readonly runs: RunCache;
+  /** The one owner of `_source`: storage, commits in flight, and what pinned snapshots still show. */
+  readonly sources: Sources;
 
   readonly settings: NodeSettings;
 
   private constructor(readonly store: DocStore, options: EngineOptions) {
     const settings = (this.settings = { ...parseNodeSettings(), ...options.settings });
+    this.sources = new Sources(store);
     this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
   }
 
@@ -59,7 +61,7 @@ export class Engine {
     const { progress } = options;
     const engine = new Engine(store, options);
     for (const meta of store.indices()) {
-      const index = SearchIndex.fromMeta(meta, engine.runs);
+      const index = SearchIndex.fromMeta(meta, engine.runs, engine.sources);
       const total = store.count(meta.uuid);
       let done = 0;
       progress?.(meta.name, 0, total);
@@ -99,7 +101,7 @@ export class Engine {
     const unknown = Object.keys(rest);
     if (unknown.length) throw badRequest('parsing_exception', `unknown key [${unknown[0]}] for create index`);
     if (aliases !== undefined && isObject(aliases) && Object.keys(aliases).length) throw illegalArgument('aliases are not supported by deeppage yet');
-    const index = SearchIndex.create(name, { settings, mappings }, this.runs);
+    const index = SearchIndex.create(name, { settings, mappings }, this.runs, this.sources);
     this.#indices.set(name, index);
     await this.store.putIndex(index.meta());
     return index;
@@ -123,6 +125,7 @@ export class Engine {
     }
     // Writes still committing would otherwise land after the delete and bring the index back.
     await Promise.allSettled([...this.#inflight]);
+    for (const index of targets) this.sources.dropIndex(index.uuid);
     await Promise.all(targets.map((index) => this.store.deleteIndex(index.meta())));
   }
 
@@ -142,7 +145,11 @@ export class Engine {
         const applied = this.#apply(index, op);
         // Deletes take sequence numbers that only the metadata records.
         if (applied.metaChanged || op.action === 'delete') metas.add(index);
-        for (const write of applied.writes) this.#track(index, write);
+        for (const write of applied.writes) {
+          // The old version stays readable for the snapshots that still show it.
+          if (write.op === 'delete') this.sources.retire(index.uuid, write.shard, write.seq, index.shards[write.shard].snapshot.generation);
+        }
+        this.sources.committing(applied.writes);
         writes.push(...applied.writes);
         if (!touched.has(index)) touched.set(index, new Set());
         touched.get(index)!.add(applied.shard);
@@ -158,7 +165,7 @@ export class Engine {
       await committing;
     } finally {
       this.#inflight.delete(committing);
-      for (const write of writes) if (write.op === 'put') this.#pending.delete(docKey(write.uuid, write.shard, write.seq));
+      this.sources.committed(writes);
     }
     if (refresh === 'true') {
       for (const [index, shards] of touched) index.refresh(shards);
@@ -235,7 +242,7 @@ export class Engine {
 
   #autoCreate(name: string, metas: Set<SearchIndex>): SearchIndex {
     checkIndexName(name);
-    const index = SearchIndex.create(name, {}, this.runs);
+    const index = SearchIndex.create(name, {}, this.runs, this.sources);
     this.#indices.set(name, index);
     metas.add(index);
     return index;
@@ -258,21 +265,8 @@ export class Engine {
     return index.update(op.id, current?.doc.source, { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, op.routing);
   }
 
-  /**
-   * Keeps what a search may still need: a document whose commit is in flight, and the old version
-   * of a replaced or deleted one, which searches see until its shard's next refresh.
-   */
-  #track(index: SearchIndex, write: DocWrite): void {
-    if (write.op === 'put') {
-      this.#pending.set(docKey(write.uuid, write.shard, write.seq), write.doc);
-      return;
-    }
-    const old = this.#load(index, write.shard, write.seq);
-    if (old) index.shards[write.shard].retired.set(write.seq, old);
-  }
-
   #load(index: SearchIndex, shard: number, seq: number): StoredDoc | undefined {
-    return this.#pending.get(docKey(index.uuid, shard, seq)) ?? this.store.getDoc(index.uuid, shard, seq) ?? index.shards[shard].retired.get(seq);
+    return this.sources.load(index.uuid, shard, seq);
   }
 }
 
@@ -282,8 +276,6 @@ function routed(snapshot: IndexSnapshot, routing: string | undefined): IndexSnap
   const shards = new Set(routing.split(',').map((r) => shardFor(r, snapshot.shards.length)));
   return { index: snapshot.index, shards: snapshot.shards.filter((s) => shards.has(s.shard)), cache: new Map() };
 }
-
-const docKey = (uuid: string, shard: number, seq: number) => `${uuid}/${shard}/${seq}`;
 
 /** ES's auto-generated ids are 20 URL-safe base64 characters. */
 function generateId(): string {

@@ -15,6 +15,7 @@ import { planSort } from './search/sort/plan.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
 import type { Segment } from './segment.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
+import type { Sources } from './sources.ts';
 
 /** What a search sees of an index: its shards at one refresh, plus caches that live as long as it. */
 export interface IndexSnapshot {
@@ -60,6 +61,8 @@ export class SearchIndex {
     readonly mappings: Mappings,
     /** The node's sorted runs: told when segments go, asked to build index-sort runs. */
     private readonly runs: RunCache,
+    /** The node's `_source` owner: told when a shard publishes a snapshot. */
+    private readonly sources: Sources,
   ) {
     const familyOf = (field: string) => {
       const mapping = this.mappings.get(field);
@@ -70,15 +73,15 @@ export class SearchIndex {
     this.#schedule();
   }
 
-  static create(name: string, body: { settings?: unknown; mappings?: unknown }, runs: RunCache): SearchIndex {
+  static create(name: string, body: { settings?: unknown; mappings?: unknown }, runs: RunCache, sources: Sources): SearchIndex {
     const settings = parseSettings(body.settings);
     const mappings = Mappings.parse(body.mappings);
     if (settings.sort) checkIndexSort(settings.sort.field, mappings);
-    return new SearchIndex(name, randomUUID().replaceAll('-', '').slice(0, 22), Date.now(), settings, mappings, runs);
+    return new SearchIndex(name, randomUUID().replaceAll('-', '').slice(0, 22), Date.now(), settings, mappings, runs, sources);
   }
 
-  static fromMeta(meta: IndexMeta, runs: RunCache): SearchIndex {
-    const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings), runs);
+  static fromMeta(meta: IndexMeta, runs: RunCache, sources: Sources): SearchIndex {
+    const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings), runs, sources);
     meta.seqs?.forEach((seq, n) => index.shards[n]?.continueAfter(seq));
     return index;
   }
@@ -206,8 +209,10 @@ export class SearchIndex {
     // Only index sorting needs to know which segments are new.
     const before = this.settings.sort ? new Set(this.segments()) : undefined;
     for (const n of refreshed) {
-      if (!this.shards[n].dirty) continue;
-      this.shards[n].refresh();
+      const shard = this.shards[n];
+      if (!shard.dirty) continue;
+      shard.refresh();
+      this.sources.published(this.uuid, n, shard.snapshot.generation);
       changed = true;
     }
     if (changed) {

@@ -4,7 +4,6 @@
  * searches see them after the next refresh, which seals the buffer into a segment, applies the
  * pending deletes to fresh bitsets and publishes a new {@link ShardSnapshot}.
  */
-import type { StoredDoc } from '../store/doc-store.ts';
 import type { DocValues } from './mapping.ts';
 import { Segment, type SegmentDoc } from './segment.ts';
 
@@ -21,6 +20,8 @@ export interface LiveSegment {
 /** What one search sees of a shard. Immutable, so pages taken from it never tear. */
 export interface ShardSnapshot {
   shard: number;
+  /** Counts the shard's published snapshots (0 before the first refresh): what the owner of `_source` keeps documents for. */
+  generation: number;
   segments: readonly LiveSegment[];
   liveCount: number;
 }
@@ -42,11 +43,6 @@ const MAX_SEGMENTS = 8;
 
 export class Shard {
   snapshot: ShardSnapshot;
-  /**
-   * Stored documents replaced or deleted since the last refresh, by seq: the published snapshot still
-   * shows them, so the fetch phase may still ask. Filled by the engine, emptied by refresh.
-   */
-  readonly retired = new Map<number, StoredDoc>();
   #buffer = new Map<number, SegmentDoc>();
   #pendingDeletes = new Map<Segment, number[]>();
   #ids = new Map<string, DocLocation>();
@@ -59,7 +55,7 @@ export class Shard {
     /** Told of segments that leave the shard for good (merged away, or all deleted), so what is kept for them can go. */
     private readonly onDrop: (segments: Segment[]) => void = () => {},
   ) {
-    this.snapshot = { shard: number, segments: [], liveCount: 0 };
+    this.snapshot = { shard: number, generation: 0, segments: [], liveCount: 0 };
   }
 
   /** Documents written, refreshed or not. */
@@ -135,7 +131,6 @@ export class Shard {
     const now = Date.now();
     for (const [id, { at }] of this.#tombstones) if (now - at > TOMBSTONE_MS) this.#tombstones.delete(id);
     if (!this.dirty) return;
-    this.retired.clear();
     let segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));
     this.#pendingDeletes.clear();
     if (this.#buffer.size > 0) {
@@ -202,7 +197,7 @@ export class Shard {
       liveCount += s.segment.count - s.deletedCount;
       return out;
     });
-    this.snapshot = { shard: this.number, segments: published, liveCount };
+    this.snapshot = { shard: this.number, generation: this.snapshot.generation + 1, segments: published, liveCount };
   }
 }
 

@@ -9,6 +9,11 @@
  * Runs are keyed by segment and by the sort's run key (sort/plan.ts), which later kinds of runs can
  * extend. Cold shallow pages answer by top-k and {@link RunCache.schedule} the run, which is then
  * built between requests, one segment per slice, each slice a timer that lets pending I/O go first.
+ *
+ * A run leaves out its snapshot's deletes, so a segment may need one run per set of deletes: the
+ * newest (searches of the latest snapshot), and one for each older snapshot a point in time or a
+ * scroll pins ({@link RunCache.retain}). Older runs go when their last holder lets go
+ * ({@link RunCache.release}), and a segment merged away while pinned keeps its runs until then.
  */
 import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
 import type { Segment } from '../../segment.ts';
@@ -33,8 +38,14 @@ export interface RunCacheStats {
   pending_builds: number;
 }
 
+/** Which deletes a run leaves out: the snapshot's bitmap, or {@link NO_DELETES}. */
+type DeletesId = Uint8Array | typeof NO_DELETES;
+const NO_DELETES = Symbol('no deletes');
+const deletesOf = (live: LiveSegment): DeletesId => live.deleted ?? NO_DELETES;
+
 interface SegmentEntry {
-  runs: Map<string, SortedRun>;
+  /** By run key, the runs for each set of deletes. */
+  runs: Map<string, Map<DeletesId, SortedRun>>;
   maps: Map<string, { version: object; array: WasmArray<Float64Array> }>;
 }
 
@@ -54,7 +65,11 @@ interface Pending {
 export class RunCache implements MapStore {
   readonly #segments = new Map<Segment, SegmentEntry>();
   /** Every kept run, with where it is kept and when it was last used (eviction goes by that stamp). */
-  readonly #lru = new Map<SortedRun, { segment: Segment; key: string; used: number }>();
+  readonly #lru = new Map<SortedRun, { segment: Segment; key: string; deletes: DeletesId; used: number }>();
+  /** Snapshots of a segment (by their deletes) that points in time and scrolls hold, with their holder counts. */
+  readonly #pins = new Map<Segment, Map<DeletesId, number>>();
+  /** Segments gone from their shard while pinned: dropped when the last holder lets go. */
+  readonly #dropLater = new Set<Segment>();
   #clock = 0;
   /** Runs made for one search only (an older snapshot's deletes), freed at the next trim. */
   #transient: SortedRun[] = [];
@@ -82,21 +97,22 @@ export class RunCache implements MapStore {
 
   /** The run of `live`'s segment under `key`, made to match the snapshot's deletes; undefined if none is kept. */
   get(live: LiveSegment, key: string): SortedRun | undefined {
-    const entry = this.#segments.get(live.segment);
-    const run = entry?.runs.get(key);
-    if (!entry || !run) {
+    const variants = this.#segments.get(live.segment)?.runs.get(key);
+    const exact = variants?.get(deletesOf(live));
+    if (exact) {
+      this.#counters.hits++;
+      return this.#touch(exact);
+    }
+    const newest = variants && newestOf(variants);
+    // Nothing kept, or only runs for newer deletes, which cannot be put back: a miss.
+    if (!newest || live.deletedCount < newest.deletedCount) {
       this.#counters.misses++;
       return undefined;
     }
     this.#counters.hits++;
-    if (run.deleted === live.deleted) return this.#touch(run);
-    if (live.deletedCount < run.deletedCount) {
-      // An older snapshot than the run's: its deletes cannot be put back, so it gets a run of its own.
-      return undefined;
-    }
-    const filtered = run.filtered(this.kernels, live);
-    this.#forget(run, live.segment, key);
-    return this.#keep(filtered, live.segment, key);
+    const filtered = this.#keep(newest.filtered(this.kernels, live), live.segment, key, deletesOf(live));
+    this.#forgetUnpinned(live.segment, key, filtered);
+    return filtered;
   }
 
   /** Builds the run now and keeps it (for a deep page, or index sorting). */
@@ -106,15 +122,58 @@ export class RunCache implements MapStore {
       this.#transient.push(run);
       return run;
     }
-    const entry = this.#segments.get(live.segment);
-    const old = entry?.runs.get(key);
-    // A run kept for newer deletes than this snapshot's stays; this one serves this search only.
-    if (old && old.deletedCount > live.deletedCount) {
+    const deletes = deletesOf(live);
+    const variants = this.#segments.get(live.segment)?.runs.get(key);
+    const newest = variants && newestOf(variants);
+    // An older snapshot than the newest run's: kept while pinned, else it serves this search only.
+    const older = newest !== undefined && newest.deletedCount > live.deletedCount;
+    if (older && !this.#pinned(live.segment, deletes)) {
       this.#transient.push(run);
       return run;
     }
-    if (old) this.#forget(old, live.segment, key);
-    return this.#keep(run, live.segment, key);
+    const old = variants?.get(deletes);
+    if (old) this.#forget(old);
+    this.#keep(run, live.segment, key, deletes);
+    if (!older) this.#forgetUnpinned(live.segment, key, run);
+    return run;
+  }
+
+  /**
+   * Points in time and scrolls hold these snapshots of their segments: runs made for them are kept
+   * beside the newest, and their segments' runs outlive a merge, until {@link release}.
+   */
+  retain(lives: Iterable<LiveSegment>): void {
+    for (const live of lives) {
+      let pins = this.#pins.get(live.segment);
+      if (!pins) this.#pins.set(live.segment, (pins = new Map()));
+      const deletes = deletesOf(live);
+      pins.set(deletes, (pins.get(deletes) ?? 0) + 1);
+    }
+  }
+
+  /** One holder lets the snapshots go: runs only they needed are freed, and segments dropped meanwhile go now. */
+  release(lives: Iterable<LiveSegment>): void {
+    for (const live of lives) {
+      const pins = this.#pins.get(live.segment);
+      const deletes = deletesOf(live);
+      const count = pins?.get(deletes);
+      if (!pins || count === undefined) continue;
+      if (count > 1) {
+        pins.set(deletes, count - 1);
+        continue;
+      }
+      pins.delete(deletes);
+      if (pins.size === 0) this.#pins.delete(live.segment);
+      if (this.#dropLater.has(live.segment) && pins.size === 0) {
+        this.#dropLater.delete(live.segment);
+        this.drop([live.segment]);
+        continue;
+      }
+      for (const variants of this.#segments.get(live.segment)?.runs.values() ?? []) {
+        const run = variants.get(deletes);
+        if (run && run !== newestOf(variants)) this.#forget(run);
+      }
+    }
   }
 
   /** Builds the run between requests, unless it is kept by then or its segment is gone. */
@@ -148,9 +207,13 @@ export class RunCache implements MapStore {
     return array;
   }
 
-  /** The segments are gone for good (merged away, index deleted): frees everything kept for them. */
+  /** The segments are gone for good (merged away, index deleted): frees everything kept for them, once no one pins them. */
   drop(segments: Iterable<Segment>): void {
     for (const segment of segments) {
+      if (this.#pins.has(segment)) {
+        this.#dropLater.add(segment);
+        continue;
+      }
       this.#release(segment);
       this.#dropped.add(segment);
     }
@@ -175,9 +238,9 @@ export class RunCache implements MapStore {
     this.#transientMaps = [];
     if (this.#bytes <= this.limitBytes) return;
     const oldestFirst = [...this.#lru].sort((a, b) => a[1].used - b[1].used);
-    for (const [run, { segment, key }] of oldestFirst) {
+    for (const [run] of oldestFirst) {
       if (this.#bytes <= this.limitBytes) break;
-      this.#forget(run, segment, key);
+      this.#forget(run);
       this.#counters.evictions++;
     }
   }
@@ -187,7 +250,7 @@ export class RunCache implements MapStore {
     const entry = this.#segments.get(segment);
     if (!entry) return 0;
     let blocks = entry.maps.size;
-    for (const run of entry.runs.values()) blocks += 1 + run.keys.length;
+    for (const variants of entry.runs.values()) for (const run of variants.values()) blocks += 1 + run.keys.length;
     return blocks;
   }
 
@@ -212,9 +275,11 @@ export class RunCache implements MapStore {
     for (const segment of segments) {
       const entry = this.#segments.get(segment);
       if (!entry) continue;
-      for (const run of entry.runs.values()) {
-        count++;
-        bytes += run.bytes;
+      for (const variants of entry.runs.values()) {
+        for (const run of variants.values()) {
+          count++;
+          bytes += run.bytes;
+        }
       }
       for (const { array } of entry.maps.values()) mapBytes += array.bytes;
     }
@@ -234,6 +299,8 @@ export class RunCache implements MapStore {
     this.#timer = undefined;
     this.#queue = [];
     for (const resolve of this.#idle.splice(0)) resolve();
+    this.#pins.clear();
+    this.#dropLater.clear();
     this.drop([...this.#segments.keys()]);
     this.trim();
   }
@@ -244,7 +311,7 @@ export class RunCache implements MapStore {
     const next = this.#queue.shift();
     if (!next) return;
     this.#queued.get(next.live.segment)?.delete(next.key);
-    if (!this.#dropped.has(next.live.segment) && !this.#segments.get(next.live.segment)?.runs.has(next.key)) {
+    if (!this.#dropped.has(next.live.segment) && !this.#segments.get(next.live.segment)?.runs.get(next.key)?.has(deletesOf(next.live))) {
       try {
         this.build(next.live, next.key, next.spec());
         this.#counters.background++;
@@ -258,9 +325,12 @@ export class RunCache implements MapStore {
     else for (const resolve of this.#idle.splice(0)) resolve();
   }
 
-  #keep(run: SortedRun, segment: Segment, key: string): SortedRun {
-    this.#entry(segment).runs.set(key, run);
-    this.#lru.set(run, { segment, key, used: ++this.#clock });
+  #keep(run: SortedRun, segment: Segment, key: string, deletes: DeletesId): SortedRun {
+    const runs = this.#entry(segment).runs;
+    let variants = runs.get(key);
+    if (!variants) runs.set(key, (variants = new Map()));
+    variants.set(deletes, run);
+    this.#lru.set(run, { segment, key, deletes, used: ++this.#clock });
     this.#bytes += run.bytes;
     return run;
   }
@@ -270,18 +340,35 @@ export class RunCache implements MapStore {
     return run;
   }
 
-  #forget(run: SortedRun, segment: Segment, key: string): void {
-    const entry = this.#segments.get(segment);
-    if (entry?.runs.get(key) === run) entry.runs.delete(key);
-    this.#lru.delete(run);
-    this.#bytes -= run.bytes;
+  #forget(run: SortedRun): void {
+    const kept = this.#lru.get(run);
+    if (kept) {
+      const variants = this.#segments.get(kept.segment)?.runs.get(kept.key);
+      if (variants?.get(kept.deletes) === run) variants.delete(kept.deletes);
+      if (variants?.size === 0) this.#segments.get(kept.segment)!.runs.delete(kept.key);
+      this.#lru.delete(run);
+      this.#bytes -= run.bytes;
+    }
     run.free();
+  }
+
+  /** Frees the segment's runs under `key` for older deletes than `newest`'s that no one pins. */
+  #forgetUnpinned(segment: Segment, key: string, newest: SortedRun): void {
+    const variants = this.#segments.get(segment)?.runs.get(key);
+    if (!variants) return;
+    for (const [deletes, run] of variants) {
+      if (run !== newest && !this.#pinned(segment, deletes)) this.#forget(run);
+    }
+  }
+
+  #pinned(segment: Segment, deletes: DeletesId): boolean {
+    return this.#pins.get(segment)?.has(deletes) ?? false;
   }
 
   #release(segment: Segment): void {
     const entry = this.#segments.get(segment);
     if (!entry) return;
-    for (const [key, run] of entry.runs) this.#forget(run, segment, key);
+    for (const variants of entry.runs.values()) for (const run of [...variants.values()]) this.#forget(run);
     for (const { array } of entry.maps.values()) {
       this.#mapBytes -= array.bytes;
       array.free();
@@ -296,3 +383,10 @@ export class RunCache implements MapStore {
   }
 }
 
+
+/** The run leaving out the most deletes: the one for the newest snapshot. */
+function newestOf(variants: Map<DeletesId, SortedRun>): SortedRun | undefined {
+  let newest: SortedRun | undefined;
+  for (const run of variants.values()) if (!newest || run.deletedCount > newest.deletedCount) newest = run;
+  return newest;
+}

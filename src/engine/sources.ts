@@ -1,0 +1,127 @@
+/**
+ * The one owner of `_source` on a node: the fetch phase, GET and updates read stored documents here
+ * and nowhere else. A document is in one of three places:
+ * - committing: written, not yet durable (a refresh may already show it);
+ * - in storage (the {@link DocStore});
+ * - retired: replaced or deleted, so gone from storage, while a snapshot that still shows it lives.
+ *
+ * Snapshots are counted by generation: each shard numbers the snapshots it publishes. A document
+ * retired while generation g was the shard's newest is shown by generations up to g, so it is kept
+ * while g or an older generation is still the newest or pinned (a point in time, a scroll), and
+ * released as soon as none is.
+ */
+import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
+
+export interface SourceStats {
+  /** Replaced or deleted documents kept for snapshots that still show them. */
+  retained: number;
+  /** Documents whose commit is in flight. */
+  committing: number;
+  /** Shard generations pinned by open points in time and scrolls. */
+  pinned_generations: number;
+}
+
+interface ShardSources {
+  /** Retired documents by seq, in the order they were retired (so `through` never decreases). */
+  retired: Map<number, { doc: StoredDoc; through: number }>;
+  /** The shard's newest published generation. */
+  newest: number;
+  /** Pinned generations and how many holders each has. */
+  pins: Map<number, number>;
+}
+
+export class Sources {
+  readonly #committing = new Map<string, StoredDoc>();
+  /** By `uuid/shard`. */
+  readonly #shards = new Map<string, ShardSources>();
+
+  constructor(private readonly store: DocStore) {}
+
+  /** The document stored (or being stored) at (uuid, shard, seq), or one a live snapshot still shows. */
+  load(uuid: string, shard: number, seq: number): StoredDoc | undefined {
+    const key = docKey(uuid, shard, seq);
+    return this.#committing.get(key) ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
+  }
+
+  /** The writes are committing: their documents are served from memory until {@link committed}. */
+  committing(writes: readonly DocWrite[]): void {
+    for (const write of writes) if (write.op === 'put') this.#committing.set(docKey(write.uuid, write.shard, write.seq), write.doc);
+  }
+
+  /** The writes' commit has ended (durable or failed): storage answers for them from now on. */
+  committed(writes: readonly DocWrite[]): void {
+    for (const write of writes) if (write.op === 'put') this.#committing.delete(docKey(write.uuid, write.shard, write.seq));
+  }
+
+  /**
+   * The document at (uuid, shard, seq) is replaced or deleted; snapshots up to `generation` (the
+   * shard's newest) may still show it. Call before the write reaches storage.
+   */
+  retire(uuid: string, shard: number, seq: number, generation: number): void {
+    const doc = this.load(uuid, shard, seq);
+    if (!doc) return;
+    const entry = this.#shard(uuid, shard);
+    entry.newest = Math.max(entry.newest, generation);
+    entry.retired.set(seq, { doc, through: generation });
+  }
+
+  /** The shard published `generation`: documents only older, unpinned generations showed go. */
+  published(uuid: string, shard: number, generation: number): void {
+    const entry = this.#shards.get(shardKey(uuid, shard));
+    if (!entry) return;
+    entry.newest = Math.max(entry.newest, generation);
+    this.#release(uuid, shard, entry);
+  }
+
+  /** A point in time or scroll holds the shard's snapshot of this generation. */
+  pin(uuid: string, shard: number, generation: number): void {
+    const pins = this.#shard(uuid, shard).pins;
+    pins.set(generation, (pins.get(generation) ?? 0) + 1);
+  }
+
+  /** One holder of the generation let it go; what only it needed is released. */
+  unpin(uuid: string, shard: number, generation: number): void {
+    const entry = this.#shards.get(shardKey(uuid, shard));
+    const count = entry?.pins.get(generation);
+    if (!entry || count === undefined) return;
+    if (count > 1) entry.pins.set(generation, count - 1);
+    else entry.pins.delete(generation);
+    this.#release(uuid, shard, entry);
+  }
+
+  /** The index is gone: everything kept for it goes too. */
+  dropIndex(uuid: string): void {
+    const prefix = `${uuid}/`;
+    for (const key of this.#shards.keys()) if (key.startsWith(prefix)) this.#shards.delete(key);
+    for (const key of this.#committing.keys()) if (key.startsWith(prefix)) this.#committing.delete(key);
+  }
+
+  stats(): SourceStats {
+    let retained = 0, pinned = 0;
+    for (const entry of this.#shards.values()) {
+      retained += entry.retired.size;
+      pinned += entry.pins.size;
+    }
+    return { retained, committing: this.#committing.size, pinned_generations: pinned };
+  }
+
+  #release(uuid: string, shard: number, entry: ShardSources): void {
+    let oldest = entry.newest;
+    for (const generation of entry.pins.keys()) oldest = Math.min(oldest, generation);
+    for (const [seq, { through }] of entry.retired) {
+      if (through >= oldest) break;
+      entry.retired.delete(seq);
+    }
+    if (entry.retired.size === 0 && entry.pins.size === 0) this.#shards.delete(shardKey(uuid, shard));
+  }
+
+  #shard(uuid: string, shard: number): ShardSources {
+    const key = shardKey(uuid, shard);
+    let entry = this.#shards.get(key);
+    if (!entry) this.#shards.set(key, (entry = { retired: new Map(), newest: 0, pins: new Map() }));
+    return entry;
+  }
+}
+
+const shardKey = (uuid: string, shard: number) => `${uuid}/${shard}`;
+const docKey = (uuid: string, shard: number, seq: number) => `${uuid}/${shard}/${seq}`;
