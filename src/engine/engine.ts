@@ -15,6 +15,9 @@ import type { SearchRequest } from './search/request.ts';
 import { RunCache, type RunCacheStats } from './search/runs/run-cache.ts';
 import { search, type SearchResponse } from './search/search.ts';
 import { Sources } from './sources.ts';
+import { Cursors, type RunSearch } from './contexts/cursors.ts';
+import { TaskManager } from './tasks/task-manager.ts';
+import { withPitTiebreaker } from './search/sort/tie-break.ts';
 import { parseSettings } from './settings.ts';
 
 export type WriteOp =
@@ -48,12 +51,17 @@ export class Engine {
   readonly runs: RunCache;
   /** The one owner of `_source`: storage, commits in flight, and what pinned snapshots still show. */
   readonly sources: Sources;
+  /** Open points in time and scrolls. */
+  readonly cursors: Cursors;
+  /** Long-running work (reindex) that `_tasks` reports on and cancels. */
+  readonly tasks = new TaskManager();
 
   readonly settings: NodeSettings;
 
   private constructor(readonly store: DocStore, options: EngineOptions) {
     const settings = (this.settings = { ...parseNodeSettings(), ...options.settings });
     this.sources = new Sources(store);
+    this.cursors = new Cursors(settings, { retain: (targets) => this.#pin(targets, 'retain'), release: (targets) => this.#pin(targets, 'release') });
     this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
   }
 
@@ -120,6 +128,7 @@ export class Engine {
     if (expression.includes('*') || expression === '_all') throw illegalArgument('Wildcard expressions or all indices are not allowed');
     const targets = this.resolve(expression);
     for (const index of targets) {
+      this.cursors.dropIndex(index);
       index.close();
       this.#indices.delete(index.name);
     }
@@ -191,11 +200,32 @@ export class Engine {
     return index;
   }
 
-  /** @param routing comma-separated routing values: search only the shards they route to. */
+  /**
+   * A search over the indices the expression names, or over a point in time (`request.pit`); with
+   * `request.scroll`, its first batch, and a scroll context for the next ones.
+   * @param routing comma-separated routing values: search only the shards they route to.
+   */
   search(expression: string | undefined, request: SearchRequest, routing?: string): SearchResponse {
+    if (request.pit) return this.cursors.searchPit(request.pit.id, request.pit.keepAliveMs, withPitTiebreaker(request), this.#run);
     const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
-    return search(targets, request, (target, shard, seq) => this.#load(target.index, shard, seq), this.runs);
+    if (request.scroll !== undefined) return this.cursors.startScroll(targets, request, request.scroll, this.#run);
+    return this.#run(targets, request);
   }
+
+  /** The next batch of a scroll (`POST /_search/scroll`), its keep-alive renewed. */
+  scroll(scrollId: string, keepAliveMs?: number): SearchResponse {
+    return this.cursors.nextScroll(scrollId, keepAliveMs, this.#run);
+  }
+
+  /** Opens a point in time over the indices (their shards the routing picks, if given) as they are now. */
+  openPointInTime(expression: string, keepAliveMs: number, routing?: string): { id: string; _shards: { total: number; successful: number; skipped: number; failed: number } } {
+    const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
+    const id = this.cursors.openPit(targets, keepAliveMs);
+    const shards = targets.reduce((n, target) => n + target.shards.length, 0);
+    return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
+  }
+
+  readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seq) => this.#load(target.index, shard, seq), this.runs);
 
   count(expression: string | undefined): { count: number; shards: number } {
     const targets: IndexSnapshot[] = this.resolve(expression).map((index) => index.snapshot());
@@ -234,6 +264,8 @@ export class Engine {
 
   /** Stops refresh timers, frees the sorted runs and closes storage; pending writes finish first. */
   async close(): Promise<void> {
+    await this.tasks.close();
+    this.cursors.close();
     for (const index of this.#indices.values()) index.close();
     this.runs.close();
     await Promise.allSettled([...this.#inflight]);
@@ -263,6 +295,17 @@ export class Engine {
   #update(index: SearchIndex, op: Extract<WriteOp, { action: 'update' }>) {
     const current = this.get(index.name, op.id, op.routing);
     return index.update(op.id, current?.doc.source, { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, op.routing);
+  }
+
+  /** What a pinned snapshot holds: the `_source` its generation shows, and its segments' runs. */
+  #pin(targets: readonly IndexSnapshot[], how: 'retain' | 'release'): void {
+    for (const target of targets) {
+      for (const shard of target.shards) {
+        if (how === 'retain') this.sources.pin(target.index.uuid, shard.shard, shard.generation);
+        else this.sources.unpin(target.index.uuid, shard.shard, shard.generation);
+        this.runs[how](shard.segments);
+      }
+    }
   }
 
   #load(index: SearchIndex, shard: number, seq: number): StoredDoc | undefined {

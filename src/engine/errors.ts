@@ -33,6 +33,11 @@ export const badRequest = (type: string, reason: string, fields?: ErrorFields, c
 
 export const illegalArgument = (reason: string) => badRequest('illegal_argument_exception', reason);
 
+/** ES's `ActionRequestValidationException`: every problem found, numbered, in one 400. */
+export function validationFailed(problems: readonly string[]): EsError {
+  return badRequest('action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
+}
+
 export const parsingError = (reason: string, fields?: ErrorFields) => badRequest('parsing_exception', reason, fields);
 
 export function indexNotFound(index: string, resourceType = 'index_or_alias'): EsError {
@@ -67,3 +72,13 @@ export function shardFailure(index: string, error: EsError, shard = 0) {
 
 /** This node's id, as shard failures name it. */
 export const NODE_ID = 'deeppage-node-0';
+
+/** A point in time or scroll that expired, was closed, or never existed: ES fails every shard of it with a 404. */
+export function searchContextMissing(id: number): EsError {
+  const cause = new EsError(404, 'search_context_missing_exception', `No search context found for id [${id}]`);
+  return new EsError(404, 'search_phase_execution_exception', 'all shards failed', {
+    phase: 'query',
+    grouped: true,
+    failed_shards: [{ shard: -1, index: null, reason: { type: cause.type, reason: cause.reason } }],
+  }, cause);
+}

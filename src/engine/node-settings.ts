@@ -9,8 +9,6 @@ import { timeValueMs } from './time-value.ts';
 export interface NodeSettings {
   /** Budget for sorted runs, in bytes (`indices.sorted_runs.cache.size`). */
   sortedRunsCacheBytes: number;
-  /** `search.default_keep_alive`: how long a scroll lives when a request names no keep-alive (ES: 5m). */
-  defaultKeepAliveMs: number;
   /** `search.max_keep_alive`: the longest keep-alive a PIT or scroll may ask for (ES: 24h). */
   maxKeepAliveMs: number;
   /** `search.max_open_scroll_context` (ES: 500). */
@@ -22,7 +20,6 @@ export interface NodeSettings {
 }
 
 export const DEFAULT_NODE_SETTINGS: Omit<NodeSettings, 'sortedRunsCacheBytes'> = {
-  defaultKeepAliveMs: 5 * 60_000,
   maxKeepAliveMs: 24 * 3_600_000,
   maxOpenScrollContexts: 500,
   maxOpenPitContexts: 300,
@@ -40,9 +37,6 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
     switch (name) {
       case 'indices.sorted_runs.cache.size':
         settings.sortedRunsCacheBytes = memorySize(name, value);
-        break;
-      case 'search.default_keep_alive':
-        settings.defaultKeepAliveMs = timeValueMs(name, value);
         break;
       case 'search.max_keep_alive':
         settings.maxKeepAliveMs = timeValueMs(name, value);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
-import { badRequest, EsError, illegalArgument } from './errors.ts';
+import { badRequest, EsError, illegalArgument, validationFailed } from './errors.ts';
 import { Mappings, sortFamily, type DocValues } from './mapping.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
@@ -329,5 +329,5 @@ function checkIndexSort(fields: readonly string[], mappings: Mappings): void {
 function checkId(id: string): void {
   if (id === '') throw illegalArgument('if _id is specified it must not be empty');
   const bytes = Buffer.byteLength(id);
-  if (bytes > 512) throw badRequest('action_request_validation_exception', `Validation Failed: 1: id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes};`);
+  if (bytes > 512) throw validationFailed([`id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`]);
 }

@@ -14,10 +14,12 @@ import { toEsError } from './error-response.ts';
 import { sendError } from './respond.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { clusterRoutes } from './routes/cluster.ts';
+import { cursorRoutes } from './routes/cursors.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { indexRoutes } from './routes/indices.ts';
 import { searchRoutes } from './routes/search.ts';
 import { statsRoutes } from './routes/stats.ts';
+import { tasksRoutes } from './routes/tasks.ts';
 
 export interface AppOptions {
   engine: Engine;
@@ -44,8 +46,10 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   // Underscore endpoints go first, so that `/_search` is never taken for an index named `_search`.
   app.route('/', clusterRoutes(engine, clusterName));
   app.route('/', bulkRoutes(engine));
+  app.route('/', cursorRoutes(engine));
   app.route('/', searchRoutes(engine));
   app.route('/', statsRoutes(engine, clusterName));
+  app.route('/', tasksRoutes(engine.tasks));
   app.route('/', documentRoutes(engine));
   app.route('/', indexRoutes(engine));
 

@@ -74,3 +74,4 @@ export function unknownKey(key: string, value: unknown): EsError {
 export function notSupported(what: string): EsError {
   return illegalArgument(`${what} is not supported by deeppage yet`);
 }
+

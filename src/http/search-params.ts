@@ -9,7 +9,8 @@
  * parseSearchRequest({ from: '20', sort: 'price:desc' }, { size: 5, query: { match_all: {} } })
  * // { from: 20, size: 5, sort: [{ kind: 'field', field: 'price', order: 'desc', missing: '_last' }], … }
  */
-import { illegalArgument, parsingError } from '../engine/errors.ts';
+import { badRequest, illegalArgument, parsingError, validationFailed } from '../engine/errors.ts';
+import { timeValueMs } from '../engine/time-value.ts';
 import { isObject } from '../engine/patterns.ts';
 import { searchRequest, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
 import { booleanParam, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
@@ -27,6 +28,8 @@ interface Given {
   source?: SourceFilter;
   query?: Query;
   trackTotalHits?: boolean | number;
+  after?: unknown[];
+  pit?: { id: string; keepAliveMs?: number };
 }
 
 /** Body keys that cannot change the hits deeppage returns (one node, no timeouts, no scoring work). */
@@ -34,12 +37,12 @@ const IGNORED_KEYS = new Set(['timeout', 'track_scores', 'explain', 'version', '
 
 /** Body keys ES understands and deeppage does not implement yet. */
 const UNSUPPORTED_KEYS = new Set([
-  'min_score', 'search_after', 'pit', 'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter',
+  'min_score', 'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter',
   'script_fields', 'fields', 'knn', 'runtime_mappings', 'indices_boost', 'terminate_after', 'slice', 'stats', 'ext', 'retriever', 'rank',
 ]);
 
 /** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
-const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging'];
+const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll'];
 const PAGING: readonly Paging[] = ['sorted_runs', 'top_k'];
 
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
@@ -55,12 +58,15 @@ const IGNORED_PARAMS = [
   'pre_filter_shard_size', 'track_scores', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields',
 ];
 
-const UNSUPPORTED_PARAMS = new Set(['scroll', 'q', 'terminate_after']);
+const UNSUPPORTED_PARAMS = new Set(['q', 'terminate_after']);
 
 const KNOWN_PARAMS = new Set([...READ_PARAMS, ...RESPONSE_PARAMS, ...IGNORED_PARAMS, ...UNSUPPORTED_PARAMS]);
 
-/** `path` names the request in the unrecognized-parameter error, as ES does. */
-export function parseSearchRequest(query: Params, body: unknown, path = '/_search'): SearchRequest {
+/**
+ * @param path names the request in the unrecognized-parameter error, as ES does.
+ * @param hasIndex the path names indices (a point in time must not).
+ */
+export function parseSearchRequest(query: Params, body: unknown, path = '/_search', hasIndex = false): SearchRequest {
   const given: Given = { sort: [] };
   if (body !== undefined) readBody(body, given);
   readParams(query, given);
@@ -80,7 +86,31 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (given.query !== undefined) request.query = given.query;
   if (trackTotalHits !== undefined) request.trackTotalHits = trackTotalHits;
   if (query.paging !== undefined) request.paging = pagingParam(query.paging);
+  if (given.after !== undefined) request.after = given.after;
+  if (given.pit !== undefined) request.pit = given.pit;
+  if (query.scroll !== undefined) request.scroll = timeValueMs('scroll', query.scroll);
+  validate(request, query, given, hasIndex);
   return request;
+}
+
+/** SearchRequest.validate's checks, all reported at once as ES numbers them. */
+function validate(request: SearchRequest, query: Params, given: Given, hasIndex: boolean): void {
+  const problems: string[] = [];
+  if (request.scroll !== undefined) {
+    if (given.trackTotalHits !== undefined && given.trackTotalHits !== true) problems.push('disabling [track_total_hits] is not allowed in a scroll context');
+    if (request.from > 0) problems.push('using [from] is not allowed in a scroll context');
+    if (request.size === 0) problems.push('[size] cannot be [0] in a scroll context');
+    if (query.request_cache !== undefined && booleanParam(query.request_cache)) problems.push('[request_cache] cannot be used in a scroll context');
+  }
+  if (request.pit) {
+    if (request.scroll !== undefined) problems.push('using [point in time] is not allowed in a scroll context');
+    if (hasIndex) problems.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
+    if (query.routing !== undefined) problems.push('[routing] cannot be used with point in time. Do not specify any routing with point in time.');
+    if (query.preference !== undefined) problems.push('[preference] cannot be used with point in time. Do not specify any preference with point in time.');
+  } else if (request.sort.some((clause) => clause.kind === 'shard_doc')) {
+    problems.push('[_shard_doc] sort field cannot be used without [point in time]');
+  }
+  if (problems.length > 0) throw validationFailed(problems);
 }
 
 function readBody(body: unknown, given: Given): void {
@@ -104,6 +134,12 @@ function readBody(body: unknown, given: Given): void {
         break;
       case 'track_total_hits':
         given.trackTotalHits = typeof value === 'boolean' ? value : trackTotalHits(value, () => bodyInt(key, value));
+        break;
+      case 'search_after':
+        given.after = searchAfterValues(value);
+        break;
+      case 'pit':
+        given.pit = pointInTime(value);
         break;
       default:
         if (UNSUPPORTED_KEYS.has(key)) throw notSupported(`[${key}]`);
@@ -144,6 +180,32 @@ function trackTotalHits(value: unknown, readInt: () => number): boolean | number
   if (n < -1) throw illegalArgument(`[track_total_hits] parameter must be positive or equals to -1, got ${n}`);
   if (n === -1) return false;
   return n === INT_MAX ? true : n;
+}
+
+/** `search_after`: an array of sort values (strings, numbers, booleans, null), as SearchAfterBuilder reads it. */
+function searchAfterValues(value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw unknownKey('search_after', value);
+  for (const item of value) {
+    if (item !== null && typeof item === 'object') {
+      throw parsingError(`Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [${tokenName(item)}] inside search_after.`);
+    }
+  }
+  return value;
+}
+
+/** `pit`: `{"id": …, "keep_alive": "1m"}` (PointInTimeBuilder's fields). */
+function pointInTime(value: unknown): { id: string; keepAliveMs?: number } {
+  if (!isObject(value)) throw badRequest('x_content_parse_exception', `[pit] pit doesn't support values of type: ${tokenName(value)}`);
+  let id: string | undefined;
+  let keepAliveMs: number | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    if (key === 'id' && typeof field === 'string') id = field;
+    else if (key === 'keep_alive' && typeof field === 'string') keepAliveMs = timeValueMs('keep_alive', field);
+    else if (key === 'id' || key === 'keep_alive') throw badRequest('x_content_parse_exception', `[pit] ${key} doesn't support values of type: ${tokenName(field)}`);
+    else throw badRequest('x_content_parse_exception', `[pit] unknown field [${key}]`);
+  }
+  if (id === undefined) throw badRequest('x_content_parse_exception', '[pit] Required [id]');
+  return keepAliveMs === undefined ? { id } : { id, keepAliveMs };
 }
 
 function pagingParam(value: string): Paging {

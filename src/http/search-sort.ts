@@ -88,9 +88,8 @@ function sortWithOptions(name: string, parser: string, options: Record<string, u
 function sortOn(name: string, order?: Direction): SortClause {
   if (name === '_score') return { kind: 'score', order: order ?? 'desc' };
   if (name === '_doc') return { kind: 'doc', order: order ?? 'asc' };
-  if (name === '_shard_doc') {
-    throw badRequest('action_request_validation_exception', 'Validation Failed: 1: [_shard_doc] sort field cannot be used without [point in time];');
-  }
+  // Only over a point in time: the request's check (search-params.ts) says so otherwise.
+  if (name === '_shard_doc') return { kind: 'shard_doc', order: order ?? 'asc' };
   return { kind: 'field', field: name, order: order ?? 'asc', missing: '_last' };
 }
 

@@ -228,6 +228,7 @@ function compareOn(clause: SortClause, a: Row, b: Row): number {
   if (clause.kind === 'score') return 0;
   const sign = clause.order === 'asc' ? 1 : -1;
   if (clause.kind === 'doc') return sign * (a.ordinal - b.ordinal);
+  if (clause.kind === 'shard_doc') return sign * (a.shard - b.shard || a.ordinal - b.ordinal);
   const x = picked(clause, a) ?? standIn(clause);
   const y = picked(clause, b) ?? standIn(clause);
   if (x === undefined || y === undefined) {
@@ -241,6 +242,8 @@ function compareOn(clause: SortClause, a: Row, b: Row): number {
 function sortValue(clause: SortClause, row: Row): unknown {
   if (clause.kind === 'score') return 1;
   if (clause.kind === 'doc') return row.ordinal;
+  // One index: a shard's place in the search is its number; ES puts it above 32 bits of ordinal.
+  if (clause.kind === 'shard_doc') return row.shard * 2 ** 32 + row.ordinal;
   return picked(clause, row) ?? standIn(clause) ?? null;
 }
 

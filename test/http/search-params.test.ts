@@ -169,8 +169,39 @@ describe('URI parameters', () => {
     expect(parse({ foo: undefined, size: undefined })).toEqual(searchRequest());
   });
 
-  it.each([['scroll'], ['q'], ['terminate_after']])('refuses %s, which deeppage does not support yet', (name) => {
+  it.each([['q'], ['terminate_after']])('refuses %s, which deeppage does not support yet', (name) => {
     expect(refusal(() => parse({ [name]: '1m' }))).toEqual([400, 'illegal_argument_exception', `[${name}] is not supported by deeppage yet`]);
+  });
+});
+
+describe('cursors', () => {
+  it('reads search_after, pit and scroll', () => {
+    expect(parse({}, { sort: ['n'], search_after: [1, 'a', null, true] }).after).toEqual([1, 'a', null, true]);
+    expect(parse({}, { pit: { id: 'abc', keep_alive: '2m' } }).pit).toEqual({ id: 'abc', keepAliveMs: 120_000 });
+    expect(parse({}, { pit: { id: 'abc' } }).pit).toEqual({ id: 'abc' });
+    expect(parse({ scroll: '1m' }).scroll).toBe(60_000);
+  });
+
+  it('refuses malformed values in ES words', () => {
+    expect(refusal(() => parse({}, { search_after: 5 }))).toEqual([400, 'parsing_exception', 'Unknown key for a VALUE_NUMBER in [search_after].']);
+    expect(refusal(() => parse({}, { search_after: [{}] }))[2]).toBe('Expected [VALUE_STRING] or [VALUE_NUMBER] or [VALUE_BOOLEAN] or [VALUE_NULL] but found [START_OBJECT] inside search_after.');
+    expect(refusal(() => parse({}, { pit: { keep_alive: '1m' } }))).toEqual([400, 'x_content_parse_exception', '[pit] Required [id]']);
+    expect(refusal(() => parse({}, { pit: { id: 'a', other: 1 } }))[2]).toBe('[pit] unknown field [other]');
+    expect(refusal(() => parse({ scroll: '1x' }))[2]).toBe('failed to parse setting [scroll] with value [1x] as a time value: unit is missing or unrecognized');
+  });
+
+  it('checks what cannot go together, all at once, as SearchRequest.validate does', () => {
+    expect(refusal(() => parse({ scroll: '1m', from: '5', size: '0', track_total_hits: 'false', request_cache: 'true' }))).toEqual([
+      400,
+      'action_request_validation_exception',
+      'Validation Failed: 1: disabling [track_total_hits] is not allowed in a scroll context;2: using [from] is not allowed in a scroll context;3: [size] cannot be [0] in a scroll context;4: [request_cache] cannot be used in a scroll context;',
+    ]);
+    expect(refusal(() => parseSearchRequest({ routing: 'x' }, { pit: { id: 'a' } }, '/i/_search', true))[2]).toBe(
+      'Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;2: [routing] cannot be used with point in time. Do not specify any routing with point in time.;',
+    );
+    expect(refusal(() => parse({ scroll: '1m' }, { pit: { id: 'a' } }))[2]).toBe('Validation Failed: 1: using [point in time] is not allowed in a scroll context;');
+    expect(refusal(() => parse({}, { sort: ['_shard_doc'] }))[2]).toBe('Validation Failed: 1: [_shard_doc] sort field cannot be used without [point in time];');
+    expect(parse({}, { sort: [{ _shard_doc: 'desc' }], pit: { id: 'a' } }).sort).toEqual([{ kind: 'shard_doc', order: 'desc' }]);
   });
 });
 
@@ -200,7 +231,7 @@ describe('body keys', () => {
     expect(refusal(() => parse({}, { [key]: value }))).toEqual([400, 'parsing_exception', reason]);
   });
 
-  const unsupported = ['search_after', 'pit', 'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter', 'min_score'];
+  const unsupported = ['aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter', 'min_score'];
   it.each(unsupported.map((key) => [key]))('refuses %s, which deeppage does not support yet', (key) => {
     expect(refusal(() => parse({}, { [key]: {} }))).toEqual([400, 'illegal_argument_exception', `[${key}] is not supported by deeppage yet`]);
   });

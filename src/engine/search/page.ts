@@ -12,13 +12,14 @@
  * Unsorted pages (match_all by `_score`: every hit ties) are shard order, then ordinal order: whole
  * segments are skipped by their live counts.
  */
-import type { Column, RunKey } from '../../core/index.ts';
+import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
+import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
 import type { LiveSegment } from '../shard.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { runSpec } from './runs/sorted-run.ts';
+import { runSpec, topPositions, type RunSpec } from './runs/sorted-run.ts';
 import { docKey } from './sort/doc-key.ts';
 import { keyOf, type SortPlan } from './sort/plan.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
@@ -31,31 +32,50 @@ import type { SegmentRef } from './sort/tie-break.ts';
  */
 const SORT_WHOLE_RATIO = 2;
 
-export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {
+export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache, after?: AfterKey): PageEntry[] {
   const want = from + size;
+  const order = plan.order();
   const inputs: MergeInput[] = [];
+  let skipped = 0;
   for (const segment of segments) {
     const { live } = segment;
     const liveCount = live.segment.count - live.deletedCount;
     if (liveCount === 0) continue;
     if (paging === 'sorted_runs') {
       let run = runs.get(live, plan.runKey);
-      if (!run && want * SORT_WHOLE_RATIO >= liveCount) run = runs.build(live, plan.runKey, runSpec(plan.keys, live));
+      // After a position, the page may lie anywhere in the segment: its run is what finds it.
+      if (!run && (after || want * SORT_WHOLE_RATIO >= liveCount)) run = runs.build(live, plan.runKey, runSpec(plan.keys, live));
       if (run) {
         // Keys read as stored (numbers) need no per-search map or offset: the run's own shape serves.
-        const shape = plan.asStored ? run.shape() : { length: run.length, keys: run.keys.map((values, j) => ({ values, ...plan.keys[j].readAs(segment.target, live, runs) })) };
+        const shape = plan.asStored ? run.shape() : { length: run.length, keys: run.keys.map((values, j) => ({ values, ...plan.keys[j].readAs(segment, runs) })) };
+        if (after) skipped += countThrough(shape, order, after);
         inputs.push({ segment, run: shape, positions: run.positions });
         continue;
       }
       runs.schedule(live, plan.runKey, () => runSpec(plan.keys, live));
     }
-    const readAs = plan.keys.map((key) => key.readAs(segment.target, live, runs));
+    const readAs = plan.keys.map((key) => key.readAs(segment, runs));
     const spec = runSpec(plan.keys, live);
-    const locals = topLive(runs.kernels, spec, live, want);
+    const locals = after ? topLiveAfter(runs, spec, live, size, readAs, order, after) : topLive(runs.kernels, spec, live, want);
     const keys: RunKey<Column>[] = spec.keys.map(({ column }, j) => ({ values: gather(column, locals), ...readAs[j] }));
     inputs.push({ segment, run: { length: locals.length, keys }, positions: locals });
   }
-  return mergePage(runs.kernels, inputs, plan.order(), from, size);
+  return mergePage(runs.kernels, inputs, order, after ? skipped : from, size);
+}
+
+/**
+ * Elasticsearch's per-segment collection after a position: the best `size` live documents that come
+ * after it (one pass to find them, top-k over those).
+ */
+function topLiveAfter(runs: RunCache, spec: RunSpec, live: LiveSegment, size: number, readAs: { map?: Column; offset?: number }[], order: KeyOrder[], after: AfterKey): Uint32Array {
+  const n = live.segment.count;
+  const whole = views({ length: n, keys: spec.keys.map(({ column }, j) => ({ values: column, ...readAs[j] })) });
+  const candidates: number[] = [];
+  for (let p = 0; p < n; p++) if (!live.deleted?.[p] && compareToAfter(whole, order, after, p) > 0) candidates.push(p);
+  const locals = Uint32Array.from(candidates);
+  const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, locals), order })) };
+  const best = topPositions(runs.kernels, gathered, locals.length, Math.min(size, locals.length));
+  return best.map((i) => locals[i]);
 }
 
 export function unsortedPage(segments: readonly SegmentRef[], from: number, size: number, runs: RunCache): PageEntry[] {
@@ -77,11 +97,53 @@ export function unsortedPage(segments: readonly SegmentRef[], from: number, size
   return page;
 }
 
+/**
+ * Where a position falls in the layout order (shard order, then ordinal): how many live documents
+ * come at or before it. The order's only key is `_shard_doc` ascending, whose value is the shard's
+ * place above the ordinal, so whole segments are counted by their ranges.
+ */
+export function layoutRank(segments: readonly SegmentRef[], plan: SortPlan, after: AfterKey, runs: RunCache): number {
+  let rank = 0;
+  const [value] = after.values;
+  for (const segment of segments) {
+    const { live } = segment;
+    const liveCount = live.segment.count - live.deletedCount;
+    // A `_score` value decided for every hit (or the position is missing: after everything).
+    if (value === undefined || Number.isNaN(value)) {
+      if (value === undefined && after.tie > 0) return 0;
+      rank += liveCount;
+      continue;
+    }
+    const first = plan.keys[0].readAs(segment, runs).offset ?? 0;
+    const through = Math.floor(value - first); // the last position at or before the value
+    if (through < 0) break;
+    if (through >= live.segment.count - 1 || live.deletedCount === 0) {
+      rank += Math.min(liveCount, through + 1);
+      if (through < live.segment.count - 1) break;
+      continue;
+    }
+    rank += upperBound(livePositions(live, runs), through);
+    break;
+  }
+  return rank;
+}
+
 /** The segment's live positions in order: its `_doc` run. */
 function livePositions(live: LiveSegment, runs: RunCache): Uint32Array {
   const keys = [docKey('asc')];
   const key = keyOf(keys);
   return (runs.get(live, key) ?? runs.build(live, key, runSpec(keys, live))).positions.view;
+}
+
+/** How many of the sorted values are at most `value`. */
+function upperBound(values: Uint32Array, value: number): number {
+  let lo = 0, hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function gather(column: Float64Array, locals: Uint32Array): Float64Array {

@@ -10,6 +10,8 @@ export type SortClause =
   | { kind: 'score'; order: Direction }
   /** Index order: the per-shard document ordinal, ties by shard. */
   | { kind: 'doc'; order: Direction }
+  /** A point in time's tiebreaker: shard (in the search's shard order), then ordinal, as one number. */
+  | { kind: 'shard_doc'; order: Direction }
   | {
       kind: 'field';
       field: string;
@@ -49,6 +51,12 @@ export interface SearchRequest {
   source: SourceFilter;
   query: Query;
   paging: Paging;
+  /** `search_after`: the sort values of the hit to continue after, as the client sent them. */
+  after?: unknown[];
+  /** Search a point in time (its indices, as they were) instead of indices named in the path. */
+  pit?: { id: string; keepAliveMs?: number };
+  /** `scroll`: open a scroll context kept alive this long (ms) between batches. */
+  scroll?: number;
 }
 
 export const DEFAULT_TRACK_TOTAL_HITS = 10_000;

@@ -5,10 +5,11 @@
  * snapshots taken at the start, in one turn of the event loop, so no write can tear a page.
  */
 import type { StoredDoc } from '../../store/doc-store.ts';
-import { allShardsFailed, illegalArgument, shardFailure, type EsError } from '../errors.ts';
+import { allShardsFailed, badRequest, EsError, illegalArgument, shardFailure } from '../errors.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import type { PageEntry } from './coordinator.ts';
-import { sortedPage, unsortedPage } from './page.ts';
+import { afterKey, type AfterKey } from './after.ts';
+import { layoutRank, sortedPage, unsortedPage } from './page.ts';
 import type { SearchRequest } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import { planSort, type SortPlan } from './sort/plan.ts';
@@ -38,7 +39,7 @@ export interface Hit {
 export function search(targets: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache): SearchResponse {
   const started = performance.now();
   const { from, size } = request;
-  const failures: (EsError | undefined)[] = targets.map((t) => windowCheck(t, from, size));
+  const failures: (EsError | undefined)[] = targets.map((t) => (request.scroll !== undefined ? batchCheck(t, size) : windowCheck(t, from, size)));
   const plan = planSort(request.sort, targets, failures);
   const shardTotal = targets.reduce((n, t) => n + t.shards.length, 0);
   const failedTargets = targets.filter((_, t) => failures[t]);
@@ -46,13 +47,14 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
     throw allShardsFailed(targets.map((target, t) => ({ index: target.index.name, error: failures[t]! })));
   }
 
+  const after = request.after && searchAfter(request.after, plan, from, targets);
   const { segments, liveCount: totalHits } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
 
   let page: PageEntry[];
   try {
     if (size === 0) page = [];
-    else if (!plan.keyed) page = unsortedPage(segments, from, size, runs);
-    else page = sortedPage(segments, plan, from, size, request.paging, runs);
+    else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, runs) : from, size, runs);
+    else page = sortedPage(segments, plan, from, size, request.paging, runs, after);
   } finally {
     // Runs over the budget are evicted only now, so none is freed while this search reads it.
     runs.trim();
@@ -77,6 +79,26 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
   };
 }
 
+/** The `search_after` position; ES checks it on every shard, so a bad one fails them all. */
+function searchAfter(raw: readonly unknown[], plan: SortPlan, from: number, targets: readonly IndexSnapshot[]): AfterKey {
+  try {
+    if (from > 0) throw badRequest('search_exception', '`from` parameter must be set to 0 when `search_after` is used.');
+    return afterKey(plan, raw);
+  } catch (e) {
+    if (!(e instanceof EsError)) throw e;
+    throw allShardsFailed(targets.map((target) => ({ index: target.index.name, error: e })));
+  }
+}
+
+/** A scroll's batches may reach any depth: ES checks only their size against the window. */
+function batchCheck(target: IndexSnapshot, size: number): EsError | undefined {
+  const window = target.index.settings.maxResultWindow;
+  if (size <= window) return undefined;
+  return illegalArgument(
+    `Batch size is too large, size must be less than or equal to: [${window}] but was [${size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`,
+  );
+}
+
 /** ES checks the window on every shard against that shard's index, so it is a shard failure. */
 function windowCheck(target: IndexSnapshot, from: number, size: number): EsError | undefined {
   const window = target.index.settings.maxResultWindow;
@@ -97,7 +119,7 @@ function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchReques
   if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
   if (request.source !== false) hit._source = filterSource(load(target, entry.shard, segment.seqs[entry.local])?.source ?? {}, request.source);
-  if (plan.byField) hit.sort = plan.values(entry.target, entry.live, entry.local);
+  if (plan.byField) hit.sort = plan.values(entry, entry.local);
   return hit;
 }
 

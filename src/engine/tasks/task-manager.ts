@@ -25,7 +25,7 @@
  * }, { store: true });
  * tasks.get(task.taskId); // { completed: false, task: { node, id: 1, type: 'transport', ... } }
  */
-import { badRequest, EsError, illegalArgument, NODE_ID } from '../errors.ts';
+import { badRequest, EsError, illegalArgument, NODE_ID, validationFailed } from '../errors.ts';
 import { globPattern } from '../patterns.ts';
 import { formatTimeValue } from '../time-value.ts';
 
@@ -213,7 +213,7 @@ export class TaskManager {
    */
   async cancel(taskId: string, options: { reason?: string; waitForCompletion?: boolean; filter?: TaskFilter } = {}): Promise<TaskInfo> {
     const target = parseTaskId(taskId);
-    if (!target) throw badRequest('action_request_validation_exception', 'Validation Failed: 1: task id is required;');
+    if (!target) throw validationFailed(['task id is required']);
     if (target.node !== this.nodeId) throw new EsError(404, 'no_such_node_exception', `No such node [${target.node}]`, { node_id: target.node });
     const entry = this.#running.get(Number(target.id));
     const name = `${target.node}:${target.id}`;
@@ -263,7 +263,7 @@ export class TaskManager {
   /** A task id of this node, as ES prints it and as a local number; else ES's error for `GET`. */
   #local(taskId: string): { name: string; id: number } {
     const target = parseTaskId(taskId);
-    if (!target) throw badRequest('action_request_validation_exception', 'Validation Failed: 1: task id is required;');
+    if (!target) throw validationFailed(['task id is required']);
     const name = `${target.node}:${target.id}`;
     if (target.node !== this.nodeId) {
       throw new EsError(404, 'resource_not_found_exception', `task [${name}] belongs to the node [${target.node}] which isn't part of the cluster and there is no record of the task`);

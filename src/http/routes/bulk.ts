@@ -4,7 +4,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Engine, WriteOp } from '../../engine/engine.ts';
-import { badRequest, EsError, illegalArgument } from '../../engine/errors.ts';
+import { badRequest, EsError, illegalArgument, validationFailed } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { errorBody } from '../error-response.ts';
 import { ndjsonBody } from '../request-body.ts';
@@ -70,9 +70,9 @@ export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRoutin
     }
   }
   if (problems.length) {
-    throw badRequest('action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
+    throw validationFailed(problems);
   }
-  if (ops.length === 0) throw badRequest('action_request_validation_exception', 'Validation Failed: 1: no requests added;');
+  if (ops.length === 0) throw validationFailed(['no requests added']);
   return ops;
 }
 

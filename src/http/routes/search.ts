@@ -14,8 +14,9 @@ export function searchRoutes(engine: Engine): Hono {
   const app = new Hono();
 
   const search = async (c: Context) => {
-    const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), new URL(c.req.url).pathname);
-    return send(c, 200, engine.search(c.req.param('index'), request, c.req.query('routing')));
+    const index = c.req.param('index');
+    const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), new URL(c.req.url).pathname, index !== undefined);
+    return send(c, 200, engine.search(index, request, c.req.query('routing')));
   };
   app.on(['GET', 'POST'], '/_search', search);
   app.on(['GET', 'POST'], '/:index/_search', search);

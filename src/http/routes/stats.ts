@@ -40,7 +40,12 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
           host: '127.0.0.1',
           ip: '127.0.0.1:9300',
           roles: ['data', 'ingest', 'master'],
-          indices: { docs: docs(indices), sorted_runs: runs(c, { ...engine.runStats() }) },
+          indices: {
+            docs: docs(indices),
+            search: engine.cursors.stats(),
+            sorted_runs: runs(c, { ...engine.runStats() }),
+            retained_sources: engine.sources.stats(),
+          },
         },
       },
     });
@@ -53,7 +58,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
     const expression = c.req.param('index');
     const indices = engine.resolve(expression);
     const section = (list: SearchIndex[]) => {
-      const stats = { docs: docs(list), sorted_runs: runs(c, engine.runsHeld(list)) };
+      const stats = { docs: docs(list), search: engine.cursors.stats(list), sorted_runs: runs(c, engine.runsHeld(list)) };
       return { primaries: stats, total: stats };
     };
     const primaries = indices.reduce((n, i) => n + i.shards.length, 0);

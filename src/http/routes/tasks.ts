@@ -10,7 +10,7 @@
  */
 import { hostname } from 'node:os';
 import { Hono, type Context } from 'hono';
-import { badRequest, EsError, illegalArgument } from '../../engine/errors.ts';
+import { badRequest, EsError, illegalArgument, validationFailed } from '../../engine/errors.ts';
 import { globPattern } from '../../engine/patterns.ts';
 import { DEFAULT_WAIT_MS, parseTaskId, type TaskFilter, type TaskInfo, type TaskManager, type TaskResult } from '../../engine/tasks/task-manager.ts';
 import { formatTimeValue, timeValueMs } from '../../engine/time-value.ts';
@@ -81,7 +81,7 @@ export function tasksRoutes(tasks: TaskManager): Hono {
     const filter = filterParams(query);
     const waitForCompletion = flag(query.wait_for_completion);
     checkParamNames(query, pathOf(c), CANCEL_PARAMS);
-    if (target && nodes.length > 0) throw badRequest('action_request_validation_exception', 'Validation Failed: 1: task id cannot be used together with node ids;');
+    if (target && nodes.length > 0) throw validationFailed(['task id cannot be used together with node ids']);
     const groupBy = groupByParam(query.group_by);
     let cancelled: TaskInfo[] = [];
     const failures: ErrorCause[] = [];

@@ -7,6 +7,7 @@
 import type { Column, KeyOrder } from '../../../core/index.ts';
 import type { Segment } from '../../segment.ts';
 import type { LiveSegment } from '../../shard.ts';
+import type { SegmentRef } from './tie-break.ts';
 
 /** Wasm-resident maps from segment-local values to values that compare across segments. */
 export interface MapStore {
@@ -26,7 +27,13 @@ export interface SortKeySource {
   /** How those values order within the segment (a keyword stand-in sits among its local terms). */
   localOrder(live: LiveSegment): KeyOrder;
   /** The map and offset that make the segment's values comparable across segments. */
-  readAs(t: number, live: LiveSegment, maps: MapStore): { map?: Column; offset?: number };
+  readAs(segment: SegmentRef, maps: MapStore): { map?: Column; offset?: number };
   /** The value a hit shows in its `sort` array. */
-  sortValue(t: number, live: LiveSegment, local: number): unknown;
+  sortValue(segment: SegmentRef, local: number): unknown;
+  /**
+   * A `search_after` value (what {@link sortValue} showed, as the client sends it back) as a value
+   * that compares with the segments' values read through {@link readAs}; NaN for `null` (missing).
+   * Throws the client's error for a value of the wrong type.
+   */
+  afterValue(value: unknown): number;
 }

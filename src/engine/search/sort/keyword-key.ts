@@ -12,6 +12,7 @@ import type { LiveSegment } from '../../shard.ts';
 import { globalOrdinals, lowerBound, type GlobalOrdinals } from '../../terms.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
+import { afterTerm } from './after-value.ts';
 import { modeOf } from './mode.ts';
 
 /** Global ordinals built during one search, by field, so that every key on a field shares one (and one map). */
@@ -35,13 +36,14 @@ export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[
     },
     column: (live) => live.segment.keywordOrdinals(clause.field, mode),
     localOrder: (live) => ({ order: clause.order, missing: standIn(clause.missing, local(live)?.terms ?? []) }),
-    readAs(t, live, maps) {
+    readAs({ target, live }, maps) {
       const { ordinals: ords, at } = global();
-      const d = at(t, live.segment);
+      const d = at(target, live.segment);
       if (d < 0) return {};
       return { map: maps.map(live.segment, `keyword:${clause.field}`, ords, () => ords.maps[d]) };
     },
-    sortValue(_t, live, local_) {
+    afterValue: (value) => afterTerm(clause.field, value, global().ordinals.terms),
+    sortValue({ live }, local_) {
       const column = local(live);
       const ord = column ? (mode === 'max' && column.max ? column.max : column.min)[local_] : -1;
       if (ord >= 0) return column!.terms[ord];

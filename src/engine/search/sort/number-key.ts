@@ -9,6 +9,7 @@ import type { NumberColumn } from '../../segment.ts';
 import type { LiveSegment } from '../../shard.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
+import { afterNumber } from './after-value.ts';
 import { modeOf } from './mode.ts';
 
 /** Numbers compare across segments as stored: no map, no offset. */
@@ -28,7 +29,8 @@ export function numberKey(clause: FieldClause): SortKeySource {
     column: (live) => values(live) ?? new Float64Array(live.segment.count).fill(NaN),
     localOrder: () => order,
     readAs: () => AS_STORED,
-    sortValue(_t, live, local) {
+    afterValue: (value) => afterNumber(clause.field, value),
+    sortValue({ live }, local) {
       const value = values(live)?.[local];
       if (value !== undefined && !Number.isNaN(value)) return value;
       // ES shows the value that stood in for a missing one.

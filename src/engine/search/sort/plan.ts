@@ -1,6 +1,6 @@
 /**
  * Turns sort clauses into what the phases use: kernel keys, one {@link SortKeySource} per clause that
- * orders anything (numbers, keywords, `_doc`; `_score` orders nothing under match_all), the run key
+ * orders anything (numbers, keywords, `_doc`, `_shard_doc`; `_score` orders nothing under match_all), the run key
  * that names their order, and each hit's `sort` array. The tie-break after the keys is in
  * tie-break.ts.
  */
@@ -8,21 +8,26 @@ import type { KeyOrder } from '../../../core/index.ts';
 import { badRequest, EsError, illegalArgument } from '../../errors.ts';
 import { sortFamily, type SortFamily } from '../../mapping.ts';
 import type { IndexSnapshot } from '../../search-index.ts';
-import type { LiveSegment } from '../../shard.ts';
 import type { FieldClause, SortClause } from '../request.ts';
-import { docKey } from './doc-key.ts';
+import { docKey, shardDocKey } from './doc-key.ts';
 import type { SortKeySource } from './key.ts';
 import { keywordKey, type OrdinalsMemo } from './keyword-key.ts';
 import { numberKey } from './number-key.ts';
 import { isScore, MATCH_ALL_SCORE } from './score-key.ts';
+import type { SegmentRef } from './tie-break.ts';
 
 export interface SortPlan {
-  /** False when nothing reorders the hits: they come in shard order, then ordinal order. */
+  /**
+   * False when the hits come in the search's layout order (shard order, then ordinal order): under
+   * match_all, when nothing but `_score` clauses and a final `_shard_doc` ascending sort them.
+   */
   keyed: boolean;
   /** Hits carry a `sort` array (ES: when sorted by anything but `_score` alone). */
   byField: boolean;
   /** A `_score` clause is present, so hits carry their score. */
   tracksScore: boolean;
+  /** The clauses in request order, each with its key source (none for `_score`: it orders nothing under match_all). */
+  clauses: readonly { clause: SortClause; source?: SortKeySource }[];
   /** The kernel keys, in clause order. */
   keys: SortKeySource[];
   /** Names the order of the keys: segments keep their sorted runs under it. */
@@ -32,7 +37,7 @@ export interface SortPlan {
   /** How the keys compare across segments. */
   order(): KeyOrder[];
   /** The hit's `sort` array. */
-  values(t: number, live: LiveSegment, local: number): unknown[];
+  values(segment: SegmentRef, local: number): unknown[];
 }
 
 /**
@@ -41,22 +46,35 @@ export interface SortPlan {
  */
 export function planSort(clauses: readonly SortClause[], targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): SortPlan {
   const ordinals: OrdinalsMemo = new Map();
-  const sources = clauses.map((clause): SortKeySource | undefined => {
-    if (isScore(clause)) return undefined;
-    if (clause.kind === 'doc') return docKey(clause.order);
-    return fieldFamily(clause, targets, failures) === 'keyword' ? keywordKey(clause, targets, ordinals) : numberKey(clause);
+  let shardIndex: ((t: number, shard: number) => number) | undefined;
+  const planned = clauses.map((clause) => {
+    if (isScore(clause)) return { clause };
+    if (clause.kind === 'doc') return { clause, source: docKey(clause.order) };
+    if (clause.kind === 'shard_doc') return { clause, source: shardDocKey(clause.order, (shardIndex ??= shardOrder(targets))) };
+    return { clause, source: fieldFamily(clause, targets, failures) === 'keyword' ? keywordKey(clause, targets, ordinals) : numberKey(clause) };
   });
-  const keys = sources.filter((s): s is SortKeySource => s !== undefined);
+  const keys = planned.flatMap(({ source }) => (source ? [source] : []));
+  const last = clauses[clauses.length - 1];
+  // `_shard_doc` ascending after nothing that orders is the layout order itself: no runs needed.
+  const positional = keys.length === 1 && last?.kind === 'shard_doc' && last.order === 'asc';
   return {
-    keyed: keys.length > 0,
+    keyed: keys.length > 0 && !positional,
     byField: keys.length > 0 || clauses.some((c) => isScore(c) && c.order === 'asc'),
     tracksScore: clauses.some(isScore),
+    clauses: planned,
     keys,
     runKey: keyOf(keys),
     asStored: keys.every((key) => key.asStored === true),
     order: () => keys.map((k) => k.order),
-    values: (t, live, local) => sources.map((source) => (source ? source.sortValue(t, live, local) : MATCH_ALL_SCORE)),
+    values: (segment, local) => planned.map(({ source }) => (source ? source.sortValue(segment, local) : MATCH_ALL_SCORE)),
   };
+}
+
+/** The place of each target's shard in the search's shard order (shard number, then target: the tie-break's order). */
+function shardOrder(targets: readonly IndexSnapshot[]): (t: number, shard: number) => number {
+  const pairs = targets.flatMap((target, t) => target.shards.map(({ shard }) => ({ t, shard }))).sort((a, b) => a.shard - b.shard || a.t - b.t);
+  const places = new Map(pairs.map(({ t, shard }, i) => [`${t}:${shard}`, i]));
+  return (t, shard) => places.get(`${t}:${shard}`) ?? 0;
 }
 
 /** The run key of an order given by its key sources. */

@@ -8,6 +8,7 @@
  */
 import type { IndexSnapshot } from '../../search-index.ts';
 import type { LiveSegment } from '../../shard.ts';
+import type { SearchRequest } from '../request.ts';
 
 /** A segment of the search, with the target and shard it belongs to. */
 export interface SegmentRef {
@@ -40,4 +41,16 @@ function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolea
     .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
   const segments = shards.flatMap(({ t, shard }) => shard.segments.map((live) => ({ target: t, shard: shard.shard, live })));
   return { segments, liveCount: segments.reduce((n, { live }) => n + live.segment.count - live.deletedCount, 0) };
+}
+
+/**
+ * Elasticsearch's implicit tiebreaker for searches over a point in time: a sorted search gets a
+ * final `_shard_doc` ascending, unless it ends with one or its `search_after` has no value for it
+ * (SearchRequest's rewrite), so that every hit has a unique position to continue after.
+ */
+export function withPitTiebreaker(request: SearchRequest): SearchRequest {
+  const { sort, after } = request;
+  if (sort.length === 0 || sort[sort.length - 1].kind === 'shard_doc') return request;
+  if (after !== undefined && after.length !== sort.length + 1) return request;
+  return { ...request, sort: [...sort, { kind: 'shard_doc', order: 'asc' }] };
 }

@@ -1,0 +1,70 @@
+/**
+ * `search_after`: the page starts after the hit whose sort values the client sends back. Elasticsearch
+ * skips every hit whose sort values are at or before them (equal values too: a tiebreaker such as
+ * `_shard_doc` makes them unique).
+ *
+ * deeppage turns that into a rank: in a sorted run the entries at or before the values are a prefix,
+ * found by binary search, so the page is the merged order from the sum of those prefixes, and a
+ * `search_after` page costs what a first page costs at any position.
+ */
+import { compareValues, runValue, WasmArray, type Column, type KeyOrder, type Run } from '../../core/index.ts';
+import { illegalArgument } from '../errors.ts';
+import type { SortPlan } from './sort/plan.ts';
+import { afterNumber } from './sort/after-value.ts';
+import { MATCH_ALL_SCORE } from './sort/score-key.ts';
+
+/** The position to continue after, in the kernel keys' comparable space. */
+export interface AfterKey {
+  /** Values of the first `values.length` kernel keys. */
+  values: number[];
+  /**
+   * How an entry equal on those values compares with the position: ES compares `_score` clauses
+   * too, and under match_all every hit scores the same, so a `_score` value other than the score
+   * decides for every hit at once (> 0: after it, so on the page's side).
+   */
+  tie: number;
+}
+
+/** Checks the values against the sort (ES's messages) and reads them into the keys' space. */
+export function afterKey(plan: SortPlan, raw: readonly unknown[]): AfterKey {
+  if (!plan.byField) throw illegalArgument('Sort must contain at least one field.');
+  if (raw.length !== plan.clauses.length) throw illegalArgument(`search_after has ${raw.length} value(s) but sort has ${plan.clauses.length}.`);
+  const values: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const { clause, source } = plan.clauses[i];
+    if (source) {
+      values.push(source.afterValue(raw[i]));
+      continue;
+    }
+    const c = compareValues(MATCH_ALL_SCORE, afterNumber('_score', raw[i]), clause.order);
+    if (c !== 0) return { values, tie: c };
+  }
+  return { values, tie: 0 };
+}
+
+/** How entry `p` of the run compares with the position: > 0 when it comes after. */
+export function compareToAfter(run: Run<ArrayLike<number>>, order: readonly KeyOrder[], after: AfterKey, p: number): number {
+  for (let j = 0; j < after.values.length; j++) {
+    const c = compareValues(runValue(run, j, p), after.values[j], order[j].order, order[j].missing);
+    if (c !== 0) return c;
+  }
+  return after.tie;
+}
+
+/** Entries of the sorted run at or before the position: the length of the prefix the page skips. */
+export function countThrough(run: Run<Column>, order: readonly KeyOrder[], after: AfterKey): number {
+  const plain = views(run);
+  let lo = 0, hi = run.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareToAfter(plain, order, after, mid) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The run with its wasm arrays as views (taken now: valid until the next allocation). */
+export function views(run: Run<Column>): Run<ArrayLike<number>> {
+  const view = (c: Column) => (c instanceof WasmArray ? c.view : c);
+  return { length: run.length, keys: run.keys.map((k) => ({ values: view(k.values), map: k.map && view(k.map), offset: k.offset })) };
+}
