@@ -154,10 +154,8 @@ export class Engine {
         const applied = this.#apply(index, op);
         // Deletes take sequence numbers that only the metadata records.
         if (applied.metaChanged || op.action === 'delete') metas.add(index);
-        for (const write of applied.writes) {
-          // The old version stays readable for the snapshots that still show it.
-          if (write.op === 'delete') this.sources.retire(index.uuid, write.shard, write.seq, index.shards[write.shard].snapshot.generation);
-        }
+        // The old version stays readable for the snapshots that show it.
+        if (applied.retired !== undefined) this.sources.retire(index.uuid, applied.shard, applied.retired, index.shards[applied.shard].snapshot.generation);
         this.sources.committing(applied.writes);
         writes.push(...applied.writes);
         if (!touched.has(index)) touched.set(index, new Set());

@@ -42,6 +42,8 @@ export interface Applied {
   result: WriteResult;
   writes: DocWrite[];
   shard: number;
+  /** The seq of the replaced or deleted document when a published snapshot shows it (it was refreshed). */
+  retired?: number;
 }
 
 export class SearchIndex {
@@ -131,7 +133,7 @@ export class SearchIndex {
     const doc: StoredDoc = { id, version: location.version, source, ...(routing !== undefined && { routing }) };
     writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq: location.seq, doc });
     const result = this.#result(id, location, replaced ? 'updated' : 'created', replaced ? 200 : 201);
-    return { result, writes, shard: shard.number, metaChanged: added };
+    return { result, writes, shard: shard.number, metaChanged: added, ...(replaced?.segment && { retired: replaced.seq }) };
   }
 
   /**
@@ -159,7 +161,7 @@ export class SearchIndex {
     shard.tombstone(id, removed.version + 1);
     const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: removed.seq }];
     const result = this.#result(id, { ...removed, seq: shard.takeSeq(), version: removed.version + 1 }, 'deleted', 200);
-    return { result, writes, shard: shard.number };
+    return { result, writes, shard: shard.number, ...(removed.segment && { retired: removed.seq }) };
   }
 
   /** The live stored document with this id (real time: refreshed or not). */

@@ -21,6 +21,7 @@ import { WasmKernels, wasmModule, type Direction } from '../../src/core/index.ts
 import { Engine, type WriteOp } from '../../src/engine/engine.ts';
 import { EsError } from '../../src/engine/errors.ts';
 import { searchRequest, type Paging, type SortClause } from '../../src/engine/search/request.ts';
+import type { Segment } from '../../src/engine/segment.ts';
 import { tempEngine } from './helpers.ts';
 import { expectedOrder, IndexModel, type Outcome, type Price, type Source, type Tag } from './paging-model.ts';
 
@@ -98,6 +99,10 @@ const fromArb: fc.Arbitrary<From> = fc.oneof(
 const sizeArb = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: 25 }) }, { weight: 1, arbitrary: fc.constant(0) });
 
 type Step =
+  | { kind: 'after'; sort: number; size: number; pages: number }
+  | { kind: 'pit' }
+  | { kind: 'pitWalk'; sort: number; size: number }
+  | { kind: 'scroll'; sort: number; size: number; paging: Paging }
   | { kind: 'write'; ops: Op[] }
   | { kind: 'refresh' }
   | { kind: 'page'; sort: number; from: From; size: number; source: boolean }
@@ -107,6 +112,10 @@ type Step =
   | { kind: 'cold'; sort: number; size: number; turns: number; at: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('after' as const), sort: fc.nat(), size: fc.integer({ min: 1, max: 25 }), pages: fc.integer({ min: 1, max: 6 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'pit' as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('pitWalk' as const), sort: fc.nat(), size: fc.integer({ min: 1, max: 40 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('scroll' as const), sort: fc.nat(), size: fc.integer({ min: 1, max: 30 }), paging: fc.constantFrom<Paging>('sorted_runs', 'top_k') }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), ops: fc.oneof(fc.array(opArb, { minLength: 1, maxLength: 4 }), fc.array(opArb, { minLength: 1, maxLength: 40, size: 'max' })) }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'refresh' as const }) },
   { weight: 8, arbitrary: fc.record({ kind: fc.constant('page' as const), sort: fc.nat(), from: fromArb, size: sizeArb, source: fc.boolean() }) },
@@ -175,13 +184,22 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
       expect(layout, 'segments per shard: [documents, deleted]').toEqual(model.layout());
     };
 
+    /**
+     * An open point in time or scroll: what the model showed when it opened (per sort), and the
+     * segments its snapshot holds, whose runs the allocator may still hold after a merge.
+     */
+    type Expected = ReturnType<typeof expectedOrder>;
+    let pit: { id: string; expected: Expected[]; segments: Segment[] } | undefined;
+    let scroll: { id: string; expected: Expected; returned: number; size: number; segments: Segment[] } | undefined;
+    const heldSegments = () => new Set([...engine.resolveOne(name).segments(), ...(pit?.segments ?? []), ...(scroll?.segments ?? [])]);
+
     /** Asks both strategies for the page: they must agree with each other, and with the model. */
     const page = (sort: SortClause[], from: number, size: number, source: boolean, { rows, hits } = expectedOrder(model, sort)): string[][] => {
       const answers = STRATEGIES.map((paging) => {
         const response = engine.search(name, searchRequest({ from, size, sort, paging, trackTotalHits: true, source: source && { includes: [], excludes: [] } }));
         // Runs stay within the budget, and the allocator holds exactly the kept runs and maps.
         expect(engine.runStats().memory_size_in_bytes).toBeLessThanOrEqual(budget);
-        expect(kernels.inUse().blocks, 'wasm blocks in use').toBe(engine.resolveOne(name).segments().reduce((n, segment) => n + engine.runs.blocksOf(segment), 0));
+        expect(kernels.inUse().blocks, 'wasm blocks in use').toBe([...heldSegments()].reduce((n, segment) => n + engine.runs.blocksOf(segment), 0));
         return { paging, response, got: response.hits.hits.map((hit) => ({ _id: hit._id, ...(hit.sort && { sort: hit.sort }) })) };
       });
       const label = (paging: string) => JSON.stringify({ paging, from, size, sort });
@@ -208,6 +226,89 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
       }
     };
 
+    /** The hits strictly after `after` (ES skips hits whose sort values equal it): the page search_after must return. */
+    const pageAfter = (hits: Expected['hits'], after: unknown[] | undefined, size: number) => {
+      let start = 0;
+      if (after) for (let i = 0; i < hits.length; i++) if (JSON.stringify(hits[i].sort) === JSON.stringify(after)) start = i + 1;
+      return hits.slice(start, start + size);
+    };
+    const hitsOf = (response: ReturnType<Engine['search']>) => response.hits.hits.map((hit) => ({ _id: hit._id, ...(hit.sort && { sort: hit.sort }) }));
+
+    /** search_after without a point in time, from the start, both strategies: each page follows the model. */
+    const afterWalk = (sort: SortClause[], size: number, pages: number) => {
+      if (!sort.some((clause) => clause.kind !== 'score' || clause.order === 'asc')) return;
+      const { hits } = expectedOrder(model, sort);
+      let after: unknown[] | undefined;
+      for (let p = 0; p < pages; p++) {
+        const expected = pageAfter(hits, after, size);
+        for (const paging of STRATEGIES) {
+          const response = engine.search(name, searchRequest({ size, sort, paging, after, trackTotalHits: true }));
+          expect(hitsOf(response), JSON.stringify({ paging, sort, after, size })).toEqual(expected);
+          expect(response.hits.total).toEqual({ value: hits.length, relation: 'eq' });
+        }
+        if (expected.length === 0) return;
+        after = expected[expected.length - 1].sort;
+      }
+    };
+
+    /** Sorts over a point in time get ES's implicit `_shard_doc` tiebreaker; the model is told the same. */
+    const tiebroken = (sort: SortClause[]): SortClause[] => (sort.length === 0 ? sort : [...sort, { kind: 'shard_doc', order: 'asc' }]);
+
+    const openPit = () => {
+      if (pit) expect(engine.cursors.closePits([pit.id])).toEqual({ succeeded: true, num_freed: 1 });
+      const { id } = engine.openPointInTime(name, 60_000);
+      pit = { id, expected: c.sorts.map((sort) => expectedOrder(model, tiebroken(sort))), segments: engine.resolveOne(name).segments() };
+    };
+
+    /** The whole point in time, by search_after (by from when unsorted), both strategies: the model as it was, `_source` too. */
+    const pitWalk = (s: number, size: number) => {
+      if (!pit) return;
+      const sort = c.sorts[s % c.sorts.length];
+      const { hits, rows } = pit.expected[s % c.sorts.length];
+      for (const paging of STRATEGIES) {
+        const seen: string[] = [];
+        let after: unknown[] | undefined;
+        for (let from = 0; ; from += size) {
+          const response = engine.search(undefined, searchRequest({ size, sort, paging, trackTotalHits: true, ...(sort.length > 0 ? { after } : { from }), pit: { id: pit.id } }));
+          const at = sort.length > 0 ? seen.length : from;
+          const label = JSON.stringify({ pit: true, paging, sort, after, from: at, size });
+          expect(hitsOf(response), label).toEqual(hits.slice(at, at + size));
+          expect(response.hits.hits.map((hit) => hit._source), label).toEqual(rows.slice(at, at + size).map((row) => row.entry.source));
+          expect(response.hits.total).toEqual({ value: hits.length, relation: 'eq' });
+          if (response.hits.hits.length === 0) break;
+          seen.push(...response.hits.hits.map((hit) => hit._id));
+          after = response.hits.hits[response.hits.hits.length - 1].sort;
+        }
+        expect(seen).toEqual(hits.map((hit) => hit._id));
+      }
+    };
+
+    /** Opens a scroll (its first batch), or takes its next batch; past the end it must have returned everything once. */
+    const scrollStep = (s: number, size: number, paging: Paging) => {
+      if (!scroll) {
+        const sort = c.sorts[s % c.sorts.length];
+        const expected = expectedOrder(model, sort);
+        const segments = engine.resolveOne(name).segments();
+        const response = engine.search(name, searchRequest({ size, sort, paging, scroll: 60_000 })) as ReturnType<Engine['search']> & { _scroll_id: string };
+        scroll = { id: response._scroll_id, expected, returned: 0, size, segments };
+        checkBatch(response);
+        return;
+      }
+      checkBatch(engine.scroll(scroll.id, 60_000));
+    };
+    const checkBatch = (response: ReturnType<Engine['search']>) => {
+      const { expected, returned, size } = scroll!;
+      expect(hitsOf(response), JSON.stringify({ scroll: true, returned, size })).toEqual(expected.hits.slice(returned, returned + size));
+      expect(response.hits.hits.map((hit) => hit._source)).toEqual(expected.rows.slice(returned, returned + size).map((row) => row.entry.source));
+      expect(response.hits.total).toEqual({ value: expected.hits.length, relation: 'eq' });
+      scroll!.returned += response.hits.hits.length;
+      if (response.hits.hits.length === 0) {
+        expect(scroll!.returned).toBe(expected.hits.length);
+        expect(engine.cursors.clearScrolls([scroll!.id])).toEqual({ succeeded: true, num_freed: 1 });
+        scroll = undefined;
+      }
+    };
+
     for (const batch of c.load) {
       await write(batch.ops);
       if (batch.refresh) refresh();
@@ -218,6 +319,18 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
 
     for (const step of c.steps) {
       switch (step.kind) {
+        case 'after':
+          afterWalk(c.sorts[step.sort % c.sorts.length], step.size, step.pages);
+          break;
+        case 'pit':
+          openPit();
+          break;
+        case 'pitWalk':
+          pitWalk(step.sort, step.size);
+          break;
+        case 'scroll':
+          scrollStep(step.sort, step.size, step.paging);
+          break;
         case 'write':
           await write(step.ops);
           break;
@@ -250,6 +363,15 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
       }
     }
     for (const sort of c.sorts) walk(sort, c.walkSize);
+    if (pit) pitWalk(0, c.walkSize);
+    while (scroll) scrollStep(0, 0, 'sorted_runs');
+    if (pit) expect(engine.cursors.closePits([pit.id])).toEqual({ succeeded: true, num_freed: 1 });
+    pit = undefined;
+    // Once nothing pins an older snapshot and the newest shows every write, nothing old is kept.
+    refresh();
+    expect(engine.sources.stats()).toEqual({ retained: 0, committing: 0, pinned_generations: 0 });
+    expect(engine.cursors.stats().open_contexts).toBe(0);
+    expect(kernels.inUse().blocks).toBe(engine.resolveOne(name).segments().reduce((n, segment) => n + engine.runs.blocksOf(segment), 0));
   } finally {
     await engine.deleteIndices(name);
   }
