@@ -17,6 +17,7 @@ import { clusterRoutes } from './routes/cluster.ts';
 import { cursorRoutes } from './routes/cursors.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { indexRoutes } from './routes/indices.ts';
+import { reindexRoutes } from './routes/reindex.ts';
 import { searchRoutes } from './routes/search.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { tasksRoutes } from './routes/tasks.ts';
@@ -50,6 +51,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   app.route('/', searchRoutes(engine));
   app.route('/', statsRoutes(engine, clusterName));
   app.route('/', tasksRoutes(engine.tasks));
+  app.route('/', reindexRoutes(engine));
   app.route('/', documentRoutes(engine));
   app.route('/', indexRoutes(engine));
 

@@ -57,6 +57,8 @@ export interface SearchRequest {
   pit?: { id: string; keepAliveMs?: number };
   /** `scroll`: open a scroll context kept alive this long (ms) between batches. */
   scroll?: number;
+  /** Only the shards whose number is `id` modulo `max` (how a reindex splits into slices). */
+  slice?: { id: number; max: number };
 }
 
 export const DEFAULT_TRACK_TOTAL_HITS = 10_000;

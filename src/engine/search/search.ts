@@ -36,8 +36,9 @@ export interface Hit {
   sort?: unknown[];
 }
 
-export function search(targets: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache): SearchResponse {
+export function search(all: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache): SearchResponse {
   const started = performance.now();
+  const targets = request.slice ? sliced(all, request.slice) : all;
   const { from, size } = request;
   const failures: (EsError | undefined)[] = targets.map((t) => (request.scroll !== undefined ? batchCheck(t, size) : windowCheck(t, from, size)));
   const plan = planSort(request.sort, targets, failures);
@@ -77,6 +78,11 @@ export function search(targets: readonly IndexSnapshot[], request: SearchRequest
       hits,
     },
   };
+}
+
+/** The shards of a slice, as snapshots of their own (with caches of their own). */
+function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; max: number }): IndexSnapshot[] {
+  return targets.map((target) => ({ index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map() }));
 }
 
 /** The `search_after` position; ES checks it on every shard, so a bad one fails them all. */

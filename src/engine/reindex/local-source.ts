@@ -1,0 +1,62 @@
+/**
+ * Reading indices of this node for a reindex: a point in time over them (what they hold when the
+ * reindex starts, whatever is written meanwhile), walked in index order with `search_after` on
+ * `_shard_doc`, one batch per call. Each batch costs what a first page costs: no deep paging.
+ */
+import type { Engine } from '../engine.ts';
+import { searchRequest, type SearchRequest, type SourceFilter } from '../search/request.ts';
+import type { HitSource, SourceHit } from './remote-source.ts';
+
+export interface LocalSourceOptions {
+  /** Index expression (comma list, wildcards). */
+  indices: string;
+  size: number;
+  source: Exclude<SourceFilter, false>;
+  /** This slice's shards: those whose number is `id` modulo `max`. */
+  slice?: { id: number; max: number };
+  /** How long the point in time lives between batches. */
+  keepAliveMs: number;
+}
+
+export class LocalSource implements HitSource {
+  #after: unknown[] | undefined;
+  #done = false;
+
+  private constructor(
+    private readonly engine: Engine,
+    private readonly pit: string,
+    private readonly request: SearchRequest,
+    readonly total: number,
+  ) {}
+
+  static open(engine: Engine, options: LocalSourceOptions): LocalSource {
+    const { id } = engine.openPointInTime(options.indices, options.keepAliveMs);
+    const request = searchRequest({
+      size: options.size,
+      sort: [{ kind: 'shard_doc', order: 'asc' }],
+      source: options.source,
+      trackTotalHits: true,
+      pit: { id, keepAliveMs: options.keepAliveMs },
+      ...(options.slice && { slice: options.slice }),
+    });
+    try {
+      const counted = engine.search(undefined, { ...request, size: 0 }).hits.total;
+      return new LocalSource(engine, id, request, typeof counted === 'object' ? counted.value : (counted ?? 0));
+    } catch (e) {
+      engine.cursors.closePits([id]);
+      throw e;
+    }
+  }
+
+  async next(): Promise<SourceHit[]> {
+    if (this.#done) return [];
+    const { hits } = this.engine.search(undefined, { ...this.request, ...(this.#after && { after: this.#after }) }).hits;
+    if (hits.length < this.request.size) this.#done = true;
+    if (hits.length > 0) this.#after = hits[hits.length - 1].sort;
+    return hits.map((hit) => ({ index: hit._index, id: hit._id, source: hit._source ?? {}, ...(hit._routing !== undefined && { routing: hit._routing }) }));
+  }
+
+  async close(): Promise<void> {
+    this.engine.cursors.closePits([this.pit]);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * `POST /_reindex`: runs as a task (seen in `_tasks` while it runs); the response waits for it, or,
+ * with `wait_for_completion=false`, is `{"task": id}` at once and the result is kept for
+ * `GET /_tasks/{id}`.
+ */
+import { Hono } from 'hono';
+import type { Engine } from '../../engine/engine.ts';
+import { checkReindex, describeReindex, reindex, reindexStatus, type ReindexResponse } from '../../engine/reindex/reindex.ts';
+import { parseReindexRequest } from '../reindex-params.ts';
+import { jsonBody } from '../request-body.ts';
+import { booleanParam } from '../request-values.ts';
+import { send } from '../respond.ts';
+import { checkParamNames } from '../search-params.ts';
+
+/**
+ * `timeout`, `wait_for_active_shards` and `require_alias` concern copies, shards becoming ready and
+ * aliases, none of which one deeppage node has: they change nothing here.
+ */
+const PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'require_alias', 'scroll', 'slices', 'max_docs', 'conflicts']);
+
+export const REINDEX_ACTION = 'indices:data/write/reindex';
+
+export function reindexRoutes(engine: Engine): Hono {
+  const app = new Hono();
+  app.post('/_reindex', async (c) => {
+    const query = c.req.query();
+    checkParamNames(query, '/_reindex', PARAMS);
+    const request = parseReindexRequest(query, await jsonBody(c));
+    checkReindex(engine, request);
+    const wait = query.wait_for_completion === undefined || booleanParam(query.wait_for_completion);
+    const task = engine.tasks.start<ReindexResponse>(REINDEX_ACTION, describeReindex(request), (running) => reindex(engine, request, running), { store: !wait });
+    if (!wait) {
+      // The outcome is kept with the task; nothing waits for the promise here.
+      task.done.catch(() => {});
+      return send(c, 200, { task: task.taskId });
+    }
+    const body = await task.done;
+    return send(c, reindexStatus(body), body);
+  });
+  return app;
+}
