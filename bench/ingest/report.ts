@@ -10,6 +10,11 @@ export function ingestMarkdown(rows: Row[], corpus: string, settleMs: number): s
     ['overall', `${count(overall.median)} docs/s`, `${count(docs)} documents / the wall clock from the first batch sent to the final \`_refresh\` answered`],
     ['per batch', `${count(batch.median)} docs/s (${count(batch.min)}–${count(batch.max)})`, `median (min–max) over ${batch.samples} batch${batch.samples === 1 ? '' : 'es'} of ${count(size)} / the batch's round trip`],
   ];
+  const retrieval = (measure: string, slices?: number) => rows.find((r) => r.group === 'retrieval' && r.params.measure === measure && (slices === undefined || r.params.slices === slices));
+  const reindex = retrieval('reindex', 1), sliced = rows.filter((r) => r.group === 'retrieval' && r.params.measure === 'reindex')[1], walk = retrieval('pit_walk');
+  if (reindex) lines.push(['`_reindex`', `${count(reindex.median)} docs/s`, `${count(docs)} documents copied into a new index, one slice, batches of 1,000 / the request's round trip (\`refresh=true\`)`]);
+  if (sliced) lines.push(['`_reindex`, sliced', `${count(sliced.median)} docs/s`, `the same with \`slices=auto\` (${sliced.params.slices} slices, one per shard)`]);
+  if (walk) lines.push(['PIT + `search_after`', `${count(walk.median)} docs/s`, `every document with its \`_source\`, ${count(Number(walk.params.size))} per request (${walk.params.requests} requests) / the walk's wall clock, answers parsed`]);
   const bytes = (measure: string, unit: Unit, label: string, meaning: string) => {
     const row = find('memory', measure, unit);
     if (row) lines.push([label, unit === 'bytes' ? mib(row.median) : `${count(row.median)} bytes`, meaning]);

@@ -14,6 +14,7 @@ import { esCount, esCreateIndex } from '../lib/es-client.ts';
 import { quantile } from '../lib/format.ts';
 import { bulkLoad } from './bulk-load.ts';
 import { diskOf, memoryOf } from './footprint.ts';
+import { pitWalk, reindexAll } from './retrieval.ts';
 import { ingestMarkdown } from './report.ts';
 
 interface Profile {
@@ -31,6 +32,8 @@ const PROFILES: Record<Mode, Profile> = {
 const INDEX = 'products';
 const SHARDS = 5;
 const BATCH = 5000;
+/** Hits per request in the PIT walk (the largest page `index.max_result_window` allows by default). */
+const WALK_SIZE = 10_000;
 
 export const ingestSuite: Suite = {
   name: 'ingest',
@@ -51,6 +54,12 @@ export const ingestSuite: Suite = {
       const loaded = memoryOf(server.pid);
       const disk = diskOf(server.dataDir!);
 
+      // Bulk retrieval from the loaded index: reindex (one slice, then a slice per shard), and a PIT walk.
+      ctx.log('  bulk retrieval: _reindex, slices 1 and auto; PIT + search_after walk, size 10000');
+      const copy = await reindexAll(server.url, INDEX, `${INDEX}-copy`, docs, 1);
+      const sliced = await reindexAll(server.url, INDEX, `${INDEX}-sliced`, docs, 'auto');
+      const walk = await pitWalk(server.url, INDEX, docs, WALK_SIZE);
+
       let sourceBytes = 0;
       for (let i = 0; i < docs; i++) sourceBytes += Buffer.byteLength(JSON.stringify(corpus.source(i)));
       const rates = Float64Array.from(load.batches, (b) => (b.docs * 1000) / b.ms).sort();
@@ -60,6 +69,9 @@ export const ingestSuite: Suite = {
       const rows: Row[] = [
         { group: 'ingest', strategy: 'deeppage', params: { measure: 'overall', ...params }, unit: 'docs/s', ...one(overall) },
         { group: 'ingest', strategy: 'deeppage', params: { measure: 'batch', ...params }, unit: 'docs/s', median: quantile(rates, 0.5), min: rates[0], max: rates[rates.length - 1], samples: rates.length },
+        { group: 'retrieval', strategy: 'deeppage', params: { measure: 'reindex', docs, shards: SHARDS, slices: 1, batch: 1000 }, unit: 'docs/s', ...one((docs * 1000) / copy.ms) },
+        { group: 'retrieval', strategy: 'deeppage', params: { measure: 'reindex', docs, shards: SHARDS, slices: SHARDS, batch: 1000 }, unit: 'docs/s', ...one((docs * 1000) / sliced.ms) },
+        { group: 'retrieval', strategy: 'deeppage', params: { measure: 'pit_walk', docs, shards: SHARDS, size: WALK_SIZE, requests: walk.requests }, unit: 'docs/s', ...one((docs * 1000) / walk.ms) },
         { group: 'memory', strategy: 'deeppage', params: { measure: 'rss_start', docs }, unit: 'bytes', ...one(empty.rss) },
         { group: 'memory', strategy: 'deeppage', params: { measure: 'rss_end', docs }, unit: 'bytes', ...one(loaded.rss) },
         ...(loaded.peak ? [{ group: 'memory', strategy: 'deeppage', params: { measure: 'rss_peak', docs }, unit: 'bytes' as const, ...one(loaded.peak) }] : []),
@@ -69,6 +81,7 @@ export const ingestSuite: Suite = {
         { group: 'memory', strategy: 'deeppage', params: { measure: 'ndjson', docs }, unit: 'bytes/doc', ...one(load.bytes / docs) },
         { group: 'memory', strategy: 'deeppage', params: { measure: 'source', docs }, unit: 'bytes/doc', ...one(sourceBytes / docs) },
       ];
+      ctx.log(`  reindex ${Math.round((docs * 1000) / copy.ms)} docs/s (slices auto: ${Math.round((docs * 1000) / sliced.ms)}), PIT walk ${Math.round((docs * 1000) / walk.ms)} docs/s`);
       ctx.log(`  ${Math.round(overall)} docs/s overall, batches ${Math.round(rates[0])}–${Math.round(rates[rates.length - 1])} docs/s; RSS ${mb(empty.rss)} → ${mb(loaded.rss)} MB, disk ${mb(disk.allocated)} MB`);
       return {
         rows,
@@ -80,7 +93,13 @@ export const ingestSuite: Suite = {
           load: `POST /_bulk, NDJSON (application/x-ndjson), batches of ${BATCH}, sequential: one batch in flight, the next body built while it is; wall clock ${(load.ms / 1000).toFixed(2)} s including the final _refresh`,
           memory: `resident set size of the server process (/proc/<pid>/status VmRSS, or ps), read ${settleMs} ms after start and ${settleMs} ms after the load; peak is VmHWM`,
           disk: `data directory after the load, blocks allocated ${disk.allocated} bytes (apparent size ${disk.apparent} bytes)`,
-          checks: ['every batch answered errors:false with one item per document', `_count of ${INDEX} equals ${docs} after the final _refresh`],
+          retrieval: `after the load and the memory reading: POST /_reindex?refresh=true&slices=1 into ${INDEX}-copy, then slices=auto into ${INDEX}-sliced, each timed from the request to its answer; then a point in time over ${INDEX} walked with search_after on _shard_doc, size ${WALK_SIZE}, _source included, track_total_hits false, timed from the first search to the last answer parsed (the client parses every answer)`,
+          checks: [
+            'every batch answered errors:false with one item per document',
+            `_count of ${INDEX} equals ${docs} after the final _refresh`,
+            'each reindex created every document without failures, and _count of the copy matches',
+            'the PIT walk returned every document once, each with its _source',
+          ],
         },
       };
     });

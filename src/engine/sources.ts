@@ -31,7 +31,8 @@ interface ShardSources {
 }
 
 export class Sources {
-  readonly #committing = new Map<string, StoredDoc>();
+  /** By `uuid/shard`, then seq. */
+  readonly #committing = new Map<string, Map<number, StoredDoc>>();
   /** By `uuid/shard`. */
   readonly #shards = new Map<string, ShardSources>();
 
@@ -39,18 +40,29 @@ export class Sources {
 
   /** The document stored (or being stored) at (uuid, shard, seq), or one a live snapshot still shows. */
   load(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    const key = docKey(uuid, shard, seq);
-    return this.#committing.get(key) ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
+    const key = shardKey(uuid, shard);
+    return this.#committing.get(key)?.get(seq) ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(key)?.retired.get(seq)?.doc;
   }
 
   /** The writes are committing: their documents are served from memory until {@link committed}. */
   committing(writes: readonly DocWrite[]): void {
-    for (const write of writes) if (write.op === 'put') this.#committing.set(docKey(write.uuid, write.shard, write.seq), write.doc);
+    for (const write of writes) {
+      if (write.op !== 'put') continue;
+      const key = shardKey(write.uuid, write.shard);
+      let docs = this.#committing.get(key);
+      if (!docs) this.#committing.set(key, (docs = new Map()));
+      docs.set(write.seq, write.doc);
+    }
   }
 
   /** The writes' commit has ended (durable or failed): storage answers for them from now on. */
   committed(writes: readonly DocWrite[]): void {
-    for (const write of writes) if (write.op === 'put') this.#committing.delete(docKey(write.uuid, write.shard, write.seq));
+    for (const write of writes) {
+      if (write.op !== 'put') continue;
+      const key = shardKey(write.uuid, write.shard);
+      const docs = this.#committing.get(key);
+      if (docs?.delete(write.seq) && docs.size === 0) this.#committing.delete(key);
+    }
   }
 
   /**
@@ -97,12 +109,13 @@ export class Sources {
   }
 
   stats(): SourceStats {
-    let retained = 0, pinned = 0;
+    let retained = 0, pinned = 0, committing = 0;
+    for (const docs of this.#committing.values()) committing += docs.size;
     for (const entry of this.#shards.values()) {
       retained += entry.retired.size;
       pinned += entry.pins.size;
     }
-    return { retained, committing: this.#committing.size, pinned_generations: pinned };
+    return { retained, committing, pinned_generations: pinned };
   }
 
   #release(uuid: string, shard: number, entry: ShardSources): void {
@@ -124,4 +137,3 @@ export class Sources {
 }
 
 const shardKey = (uuid: string, shard: number) => `${uuid}/${shard}`;
-const docKey = (uuid: string, shard: number, seq: number) => `${uuid}/${shard}/${seq}`;

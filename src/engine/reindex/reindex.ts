@@ -133,17 +133,28 @@ class Run {
     this.#left = request.maxDocs ?? Infinity;
   }
 
-  /** Copies one source's batches until it ends, the run stops, or `max_docs` is reached. */
+  /**
+   * Copies one source's batches until it ends, the run stops, or `max_docs` is reached. Unthrottled,
+   * the next batch is read and applied while the previous one is still being flushed to disk (two
+   * commits in flight, applied in order); throttled, one at a time.
+   */
   async drain(source: HitSource): Promise<void> {
-    while (!this.#stopped && !this.signal?.aborted && this.#left > 0) {
-      const began = performance.now();
-      let batch = await source.next();
-      if (this.#stopped || this.signal?.aborted) return;
-      if (batch.length > this.#left) batch = batch.slice(0, this.#left);
-      if (batch.length === 0) return;
-      this.#left -= batch.length;
-      await this.#write(batch);
-      await this.#throttle(batch.length, performance.now() - began);
+    const throttled = Number.isFinite(this.request.requestsPerSecond);
+    const inFlight: Promise<void>[] = [];
+    try {
+      while (!this.#stopped && !this.signal?.aborted && this.#left > 0) {
+        const began = performance.now();
+        let batch = await source.next();
+        if (this.#stopped || this.signal?.aborted) break;
+        if (batch.length > this.#left) batch = batch.slice(0, this.#left);
+        if (batch.length === 0) break;
+        this.#left -= batch.length;
+        inFlight.push(this.#write(batch));
+        if (throttled || inFlight.length > 1) await inFlight.shift();
+        if (throttled) await this.#throttle(batch.length, performance.now() - began);
+      }
+    } finally {
+      await Promise.all(inFlight);
     }
   }
 
