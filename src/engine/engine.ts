@@ -215,10 +215,13 @@ export class Engine {
     return this.cursors.nextScroll(scrollId, keepAliveMs, this.#run);
   }
 
-  /** Opens a point in time over the indices (their shards the routing picks, if given) as they are now. */
-  openPointInTime(expression: string, keepAliveMs: number, routing?: string): { id: string; _shards: { total: number; successful: number; skipped: number; failed: number } } {
+  /**
+   * Opens a point in time over the indices (their shards the routing picks, if given) as they are
+   * now. `capped: false` for the node's own readers, which users' cap does not limit.
+   */
+  openPointInTime(expression: string, keepAliveMs: number, routing?: string, capped = true): { id: string; _shards: { total: number; successful: number; skipped: number; failed: number } } {
     const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
-    const id = this.cursors.openPit(targets, keepAliveMs);
+    const id = this.cursors.openPit(targets, keepAliveMs, capped);
     const shards = targets.reduce((n, target) => n + target.shards.length, 0);
     return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
   }

@@ -101,6 +101,7 @@ function validate(request: SearchRequest, query: Params, given: Given, hasIndex:
     if (request.from > 0) problems.push('using [from] is not allowed in a scroll context');
     if (request.size === 0) problems.push('[size] cannot be [0] in a scroll context');
     if (query.request_cache !== undefined && booleanParam(query.request_cache)) problems.push('[request_cache] cannot be used in a scroll context');
+    if (request.after !== undefined) problems.push('[search_after] cannot be used in a scroll context');
   }
   if (request.pit) {
     if (request.scroll !== undefined) problems.push('using [point in time] is not allowed in a scroll context');

@@ -1,4 +1,12 @@
-/** deeppage's version, from package.json: what `GET /` reports as `version.number`. */
+/**
+ * Versions `GET /` reports. `version.number` is the Elasticsearch dialect deeppage speaks: tools pick
+ * their requests by it (Beats, Logstash, elasticdump, and reindex-from-remote, which sends pre-2.0
+ * requests to anything below 2.0), so it is the newest 8.x minor. deeppage's own version, from
+ * package.json, goes in `build_type`.
+ */
 import { readFileSync } from 'node:fs';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+/** The Elasticsearch version whose API deeppage answers with. */
+export const ES_VERSION = '8.19.0';

@@ -36,6 +36,8 @@ interface Context {
   openedAt: number;
   /** A scroll's request, and how many hits it has handed out. */
   scroll?: { request: SearchRequest; returned: number };
+  /** Counted against the node's cap (a user's context, not the node's own). */
+  capped: boolean;
 }
 
 /** ES's search stats that concern contexts (`indices.search` in `_nodes/stats` and `_stats`). */
@@ -60,14 +62,17 @@ export class Cursors {
     private readonly pinning: Pinning,
   ) {}
 
-  /** Opens a point in time over the snapshots; returns its id. */
-  openPit(targets: readonly IndexSnapshot[], keepAliveMs: number): string {
+  /**
+   * Opens a point in time over the snapshots; returns its id. `capped: false` is for the node's own
+   * readers (a reindex): they do not count against the cap users' points in time have.
+   */
+  openPit(targets: readonly IndexSnapshot[], keepAliveMs: number, capped = true): string {
     this.#checkKeepAlive(keepAliveMs);
-    if (this.#count('pit') >= this.settings.maxOpenPitContexts) {
+    if (capped && this.#count('pit') >= this.settings.maxOpenPitContexts) {
       const limit = this.settings.maxOpenPitContexts;
       throw new EsError(429, 'rejected_execution_exception', `Trying to create too many Point In Time contexts. Must be less than or equal to: [${limit}]. This limit can be set by changing the [search.max_open_pit_context] setting.`);
     }
-    return this.#ids.encode('pit', this.#add('pit', targets, keepAliveMs).n);
+    return this.#ids.encode('pit', this.#add('pit', targets, keepAliveMs, undefined, capped).n);
   }
 
   /** A search over a point in time: its snapshots, its keep-alive extended if asked. The response carries `pit_id`. */
@@ -151,8 +156,8 @@ export class Cursors {
     for (const context of [...this.#open.values()]) this.#close(context.n, context.kind);
   }
 
-  #add(kind: ContextKind, targets: readonly IndexSnapshot[], keepAliveMs: number, scroll?: Context['scroll']): Context {
-    const context: Context = { kind, n: this.#next++, targets, keepAliveMs, openedAt: Date.now(), scroll };
+  #add(kind: ContextKind, targets: readonly IndexSnapshot[], keepAliveMs: number, scroll?: Context['scroll'], capped = true): Context {
+    const context: Context = { kind, n: this.#next++, targets, keepAliveMs, openedAt: Date.now(), scroll, capped };
     this.pinning.retain(targets);
     this.#open.set(context.n, context);
     this.#arm(context);
@@ -193,7 +198,7 @@ export class Cursors {
 
   #count(kind: ContextKind): number {
     let n = 0;
-    for (const context of this.#open.values()) if (context.kind === kind) n++;
+    for (const context of this.#open.values()) if (context.kind === kind && context.capped) n++;
     return n;
   }
 

@@ -30,7 +30,8 @@ export class LocalSource implements HitSource {
   ) {}
 
   static open(engine: Engine, options: LocalSourceOptions): LocalSource {
-    const { id } = engine.openPointInTime(options.indices, options.keepAliveMs);
+    // The reindex's own reader: users' cap on points in time does not count it.
+    const { id } = engine.openPointInTime(options.indices, options.keepAliveMs, undefined, false);
     const request = searchRequest({
       size: options.size,
       sort: [{ kind: 'shard_doc', order: 'asc' }],

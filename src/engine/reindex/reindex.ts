@@ -32,6 +32,8 @@ export interface ReindexStatus {
 export interface ReindexResponse extends ReindexStatus {
   took: number;
   timed_out: boolean;
+  /** Each slice's counters, when there are several. */
+  slices?: ReindexStatus[];
   failures: ({ status: number } & Record<string, unknown>)[];
 }
 
@@ -55,8 +57,38 @@ export function checkReindex(engine: Engine, request: ReindexRequest): void {
 export async function reindex(engine: Engine, request: ReindexRequest, task?: RunningTask<ReindexResponse>): Promise<ReindexResponse> {
   const started = performance.now();
   checkReindex(engine, request);
-  const status: ReindexStatus = {
-    total: 0,
+  const sources = await openSources(engine, request, task?.signal);
+  const rps = Number.isFinite(request.requestsPerSecond) ? request.requestsPerSecond : -1;
+  // ES splits max_docs and the rate between slices, the first slices taking the remainder.
+  const share = (whole: number, slice: number) => Math.floor(whole / sources.length) + (slice < whole % sources.length ? 1 : 0);
+  const slices = sources.map((source, id) => {
+    const maxDocs = request.maxDocs === undefined ? Infinity : share(request.maxDocs, id);
+    const status = emptyStatus(Math.min(source.total, maxDocs), rps === -1 ? -1 : rps / sources.length);
+    return { source, maxDocs, status: sources.length > 1 ? { slice_id: id, ...status } : status };
+  });
+  const run = new Run(engine, request, task?.signal);
+  const showSlices = () => (slices.length > 1 ? { ...sum(rps, slices.map((slice) => slice.status)), slices: slices.map((slice) => slice.status) } : slices[0].status);
+  if (task) Object.defineProperty(task, 'status', { get: showSlices, configurable: true });
+  let failure: unknown;
+  try {
+    await Promise.all(slices.map((slice) => run.drain(slice.source, slice.status, slice.maxDocs)));
+  } catch (e) {
+    failure = e;
+  } finally {
+    await Promise.allSettled(sources.map((source) => source.close()));
+    slices.forEach(({ source, status: counts }) => (counts.retries.search = (source as Partial<RemoteHitSource>).searchRetries ?? 0));
+  }
+  if (failure instanceof RemoteSearchFailures) run.searchFailed(failure);
+  else if (failure !== undefined) throw failure;
+  if (task?.signal.aborted) for (const slice of slices) slice.status.canceled = 'by user request';
+  if (request.refresh && engine.has(request.dest.index)) engine.refresh(request.dest.index);
+  const { slices: sliceStatuses, ...totals } = showSlices() as ReindexStatus & { slices?: ReindexStatus[] };
+  return { took: Math.round(performance.now() - started), timed_out: run.timedOut, ...totals, ...(sliceStatuses && { slices: sliceStatuses }), failures: run.failures };
+}
+
+function emptyStatus(total: number, requestsPerSecond: number): ReindexStatus {
+  return {
+    total,
     updated: 0,
     created: 0,
     deleted: 0,
@@ -65,28 +97,22 @@ export async function reindex(engine: Engine, request: ReindexRequest, task?: Ru
     noops: 0,
     retries: { bulk: 0, search: 0 },
     throttled_millis: 0,
-    requests_per_second: Number.isFinite(request.requestsPerSecond) ? request.requestsPerSecond : -1,
+    requests_per_second: requestsPerSecond,
     throttled_until_millis: 0,
   };
-  if (task) task.status = status as unknown as Record<string, unknown>;
-  const run = new Run(engine, request, status, task?.signal);
-  const sources = await openSources(engine, request, task?.signal);
-  let failure: unknown;
-  try {
-    status.total = sources.reduce((n, source) => n + source.total, 0);
-    if (request.maxDocs !== undefined) status.total = Math.min(status.total, request.maxDocs);
-    await Promise.all(sources.map((source) => run.drain(source)));
-  } catch (e) {
-    failure = e;
-  } finally {
-    await Promise.allSettled(sources.map((source) => source.close()));
-    status.retries.search = sources.reduce((n, source) => n + ((source as Partial<RemoteHitSource>).searchRetries ?? 0), 0);
+}
+
+/** The whole run's counters: the slices' added up (the rate is the one asked for; a wait is the longest). */
+function sum(requestsPerSecond: number, slices: readonly ReindexStatus[]): ReindexStatus {
+  const out = emptyStatus(0, requestsPerSecond);
+  for (const slice of slices) {
+    for (const key of ['total', 'updated', 'created', 'deleted', 'batches', 'version_conflicts', 'noops', 'throttled_millis'] as const) out[key] += slice[key];
+    out.retries.bulk += slice.retries.bulk;
+    out.retries.search += slice.retries.search;
+    out.throttled_until_millis = Math.max(out.throttled_until_millis, slice.throttled_until_millis);
+    if (slice.canceled) out.canceled = slice.canceled;
   }
-  if (failure instanceof RemoteSearchFailures) run.searchFailed(failure);
-  else if (failure !== undefined) throw failure;
-  if (task?.signal.aborted) status.canceled = 'by user request';
-  if (request.refresh && engine.has(request.dest.index)) engine.refresh(request.dest.index);
-  return { took: Math.round(performance.now() - started), timed_out: run.timedOut, ...status, failures: run.failures };
+  return out;
 }
 
 /** The HTTP status of a finished reindex: ES's highest of its failures' (408 for a time-out), else 200. */
@@ -117,41 +143,47 @@ async function openSources(engine: Engine, request: ReindexRequest, signal?: Abo
   return opened;
 }
 
-/** The state the slices share: counters, failures, documents left under `max_docs`, whether to stop. */
+/** What the slices share: the failures, and whether to stop. Each slice counts into its own status. */
 class Run {
   readonly failures: ReindexResponse['failures'] = [];
   timedOut = false;
-  #left: number;
   #stopped = false;
 
   constructor(
     private readonly engine: Engine,
     private readonly request: ReindexRequest,
-    private readonly status: ReindexStatus,
     private readonly signal?: AbortSignal,
-  ) {
-    this.#left = request.maxDocs ?? Infinity;
-  }
+  ) {}
 
   /**
-   * Copies one source's batches until it ends, the run stops, or `max_docs` is reached. Unthrottled,
+   * Copies one source's batches into `counts` until the source ends, the run stops, or `maxDocs`
+   * documents are written (with `conflicts: proceed`, conflicts do not count, as in ES). Unthrottled,
    * the next batch is read and applied while the previous one is still being flushed to disk (two
-   * commits in flight, applied in order); throttled, one at a time.
+   * commits in flight, applied in order); throttled, or when conflicts may not count, one at a time.
    */
-  async drain(source: HitSource): Promise<void> {
+  async drain(source: HitSource, counts: ReindexStatus, maxDocs: number): Promise<void> {
     const throttled = Number.isFinite(this.request.requestsPerSecond);
-    const inFlight: Promise<void>[] = [];
+    const exact = Number.isFinite(maxDocs) && this.request.conflicts === 'proceed';
+    let left = maxDocs;
+    /** Hits read past `left` in an exact run, written next (a conflict leaves room for more). */
+    let unread: SourceHit[] = [];
+    const inFlight: Promise<unknown>[] = [];
     try {
-      while (!this.#stopped && !this.signal?.aborted && this.#left > 0) {
+      while (!this.#stopped && !this.signal?.aborted && left > 0) {
         const began = performance.now();
-        let batch = await source.next();
+        let batch = unread.length > 0 ? unread : await source.next();
         if (this.#stopped || this.signal?.aborted) break;
-        if (batch.length > this.#left) batch = batch.slice(0, this.#left);
+        unread = batch.slice(left);
+        if (batch.length > left) batch = batch.slice(0, left);
         if (batch.length === 0) break;
-        this.#left -= batch.length;
-        inFlight.push(this.#write(batch));
-        if (throttled || inFlight.length > 1) await inFlight.shift();
-        if (throttled) await this.#throttle(batch.length, performance.now() - began);
+        const writing = this.#write(batch, counts);
+        if (exact) left -= await writing;
+        else {
+          left -= batch.length;
+          inFlight.push(writing);
+          if (throttled || inFlight.length > 1) await inFlight.shift();
+        }
+        if (throttled) await this.#throttle(batch.length, performance.now() - began, counts);
       }
     } finally {
       await Promise.all(inFlight);
@@ -172,7 +204,8 @@ class Run {
     }
   }
 
-  async #write(batch: SourceHit[]): Promise<void> {
+  /** Writes the batch; returns how many documents it wrote (conflicts and failures aside). */
+  async #write(batch: SourceHit[], counts: ReindexStatus): Promise<number> {
     const { dest, conflicts } = this.request;
     const items = await this.engine.write(
       batch.map((hit) => {
@@ -180,33 +213,36 @@ class Run {
         return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, ...(routing !== undefined && { routing }) };
       }),
     );
-    this.status.batches++;
+    counts.batches++;
+    let written = 0;
     items.forEach((item, i) => {
       if (!(item instanceof EsError)) {
-        if (item.result === 'created') this.status.created++;
-        else if (item.result === 'updated') this.status.updated++;
-        else if (item.result === 'noop') this.status.noops++;
+        written++;
+        if (item.result === 'created') counts.created++;
+        else if (item.result === 'updated') counts.updated++;
+        else if (item.result === 'noop') counts.noops++;
         return;
       }
       const conflict = item.type === 'version_conflict_engine_exception';
-      if (conflict) this.status.version_conflicts++;
+      if (conflict) counts.version_conflicts++;
       if (conflict && conflicts === 'proceed') return;
       // Anything else stops the reindex; what was written stays written.
       this.#stopped = true;
       this.failures.push({ index: dest.index, id: batch[i].id, cause: { type: item.type, reason: item.reason, ...item.fields }, status: item.status });
     });
+    return written;
   }
 
-  /** Holds the next batch back so that documents go at `requests_per_second` (ES's per-batch delay). */
-  async #throttle(documents: number, spentMs: number): Promise<void> {
-    const rps = this.request.requestsPerSecond;
-    if (!Number.isFinite(rps)) return;
+  /** Holds the next batch back so that documents go at the slice's rate (ES's per-batch delay). */
+  async #throttle(documents: number, spentMs: number, counts: ReindexStatus): Promise<void> {
+    const rps = counts.requests_per_second;
+    if (rps <= 0) return;
     const delay = Math.max(0, (documents / rps) * 1000 - spentMs);
     if (delay === 0) return;
-    this.status.throttled_until_millis = Math.round(delay);
+    counts.throttled_until_millis = Math.round(delay);
     await abortableDelay(delay, this.signal);
-    this.status.throttled_millis += Math.round(delay);
-    this.status.throttled_until_millis = 0;
+    counts.throttled_millis += Math.round(delay);
+    counts.throttled_until_millis = 0;
   }
 }
 

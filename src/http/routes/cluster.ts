@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { hostname } from 'node:os';
 import type { Engine } from '../../engine/engine.ts';
 import { send } from '../respond.ts';
-import { VERSION } from '../version.ts';
+import { ES_VERSION, VERSION } from '../version.ts';
 
 export function clusterRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
@@ -13,15 +13,16 @@ export function clusterRoutes(engine: Engine, clusterName: string): Hono {
       cluster_name: clusterName,
       cluster_uuid: 'deeppage',
       version: {
-        number: VERSION,
+        number: ES_VERSION,
         build_flavor: 'default',
-        build_type: 'deeppage',
+        build_type: `deeppage-${VERSION}`,
         build_hash: 'unknown',
         build_date: '2026-11-22T00:00:00.000Z',
         build_snapshot: false,
         lucene_version: 'none',
-        minimum_wire_compatibility_version: VERSION,
-        minimum_index_compatibility_version: VERSION,
+        // Elasticsearch 8.19's own.
+        minimum_wire_compatibility_version: '7.17.0',
+        minimum_index_compatibility_version: '7.0.0',
       },
       tagline: 'You Know, for Search',
     }),
