@@ -3,6 +3,7 @@
  * `{"error":{"root_cause":[…],"type":…,"reason":…},"status":N}`. Every error a client can cause is
  * one of these, with a 4xx status; anything else is a bug and renders as a 500.
  */
+import { NODE_ID } from './node.ts';
 
 /** Extra fields ES prints beside `type` and `reason` (e.g. `index`, `resource.id`, `phase`). */
 export type ErrorFields = Record<string, unknown>;
@@ -70,8 +71,6 @@ export function shardFailure(index: string, error: EsError, shard = 0) {
   return { shard, index, node: NODE_ID, reason: { type: error.type, reason: error.reason } };
 }
 
-/** This node's id, as shard failures name it. */
-export const NODE_ID = 'deeppage-node-0';
 
 /** A point in time or scroll that expired, was closed, or never existed: ES fails every shard of it with a 404. */
 export function searchContextMissing(id: number): EsError {

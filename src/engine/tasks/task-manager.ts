@@ -25,7 +25,8 @@
  * }, { store: true });
  * tasks.get(task.taskId); // { completed: false, task: { node, id: 1, type: 'transport', ... } }
  */
-import { badRequest, EsError, illegalArgument, NODE_ID, validationFailed } from '../errors.ts';
+import { badRequest, EsError, illegalArgument, validationFailed } from '../errors.ts';
+import { NODE_ID } from '../node.ts';
 import { globPattern } from '../patterns.ts';
 import { formatTimeValue } from '../time-value.ts';
 

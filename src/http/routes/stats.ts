@@ -3,18 +3,16 @@
  * and `GET /{index}/_stats` with document counts and the sorted runs (count, wasm bytes, budget,
  * evictions, hits and misses), which sit beside ES's own caches under `indices`.
  */
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
+import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import { send } from '../respond.ts';
 import { checkParamNames } from '../search-params.ts';
 
 const PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path']);
 
-/** A stable node id in ES's form (22 URL-safe base64 characters), from the host name. */
-export const NODE_ID = createHash('sha256').update(hostname()).digest('base64url').slice(0, 22);
 
 export function statsRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
@@ -35,11 +33,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
       nodes: {
         [NODE_ID]: {
           timestamp: Date.now(),
-          name: hostname(),
-          transport_address: '127.0.0.1:9300',
-          host: '127.0.0.1',
-          ip: '127.0.0.1:9300',
-          roles: ['data', 'ingest', 'master'],
+          ...describeNode(),
           indices: {
             docs: docs(indices),
             search: engine.cursors.stats(),

@@ -6,11 +6,11 @@
  * @example
  * app.route('/', tasksRoutes(engine.tasks));
  * // GET /_tasks?actions=*reindex&detailed
- * // {"nodes":{"deeppage-node-0":{"name":…,"roles":[…],"tasks":{"deeppage-node-0:1":{…}}}}}
+ * // {"nodes":{"<node id>":{"name":…,"roles":[…],"tasks":{"<node id>:1":{…}}}}}
  */
-import { hostname } from 'node:os';
 import { Hono, type Context } from 'hono';
 import { badRequest, EsError, illegalArgument, validationFailed } from '../../engine/errors.ts';
+import { describeNode } from '../../engine/node.ts';
 import { globPattern } from '../../engine/patterns.ts';
 import { DEFAULT_WAIT_MS, parseTaskId, type TaskFilter, type TaskInfo, type TaskManager, type TaskResult } from '../../engine/tasks/task-manager.ts';
 import { formatTimeValue, timeValueMs } from '../../engine/time-value.ts';
@@ -26,14 +26,6 @@ const GET_PARAMS = new Set([...RESPONSE_PARAMS, 'wait_for_completion', 'timeout'
 const CANCEL_PARAMS = new Set([...RESPONSE_PARAMS, 'actions', 'nodes', 'parent_task_id', 'wait_for_completion', 'group_by']);
 
 type GroupBy = 'nodes' | 'parents' | 'none';
-
-/**
- * This node as list answers describe it (ES's `DiscoveryNode`); the same values `_nodes/stats` prints.
- * ES prints `attributes` only when there are some, and this node has none.
- */
-export function describeNode() {
-  return { name: hostname(), transport_address: '127.0.0.1:9300', host: '127.0.0.1', ip: '127.0.0.1:9300', roles: ['data', 'ingest', 'master'] };
-}
 
 export function tasksRoutes(tasks: TaskManager): Hono {
   const app = new Hono();
