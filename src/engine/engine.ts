@@ -16,7 +16,8 @@ import { RunCache, type RunCacheStats } from './search/runs/run-cache.ts';
 import { search, type SearchResponse } from './search/search.ts';
 import { Sources } from './sources.ts';
 import { Cursors, type RunSearch } from './contexts/cursors.ts';
-import { TaskManager } from './tasks/task-manager.ts';
+import { NODE_ID } from './node.ts';
+import { TaskManager, type TaskRecord } from './tasks/task-manager.ts';
 import { withPitTiebreaker } from './search/sort/tie-break.ts';
 import { parseSettings } from './settings.ts';
 
@@ -53,14 +54,19 @@ export class Engine {
   readonly sources: Sources;
   /** Open points in time and scrolls. */
   readonly cursors: Cursors;
-  /** Long-running work (reindex) that `_tasks` reports on and cancels. */
-  readonly tasks = new TaskManager();
+  /** Long-running work (reindex) that `_tasks` reports on and cancels; stored results outlive a restart. */
+  readonly tasks: TaskManager;
 
   readonly settings: NodeSettings;
 
   private constructor(readonly store: DocStore, options: EngineOptions) {
     const settings = (this.settings = { ...parseNodeSettings(), ...options.settings });
     this.sources = new Sources(store);
+    this.tasks = new TaskManager(NODE_ID, {
+      load: () => store.tasks() as [number, TaskRecord][],
+      save: (id, record) => store.putTask(id, record),
+      remove: (id) => store.removeTask(id),
+    });
     this.cursors = new Cursors(settings, { retain: (targets) => this.#pin(targets, 'retain'), release: (targets) => this.#pin(targets, 'release') });
     this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
   }

@@ -1,7 +1,7 @@
 /**
  * Durable storage for index metadata and documents, on one lmdb environment per data directory.
  *
- * Two named databases: `meta` maps an index name to its {@link IndexMeta}; `docs` maps the key
+ * Three named databases: `tasks` keeps task records by id; `meta` maps an index name to its {@link IndexMeta}; `docs` maps the key
  * `[uuid, shard, seq]` to a {@link StoredDoc}. lmdb's ordered-binary keys compare arrays element by
  * element and numbers numerically, so a range over `[uuid, …]` yields that index's documents in
  * (shard, seq) order, for any seq up to 2^53.
@@ -52,13 +52,14 @@ export class DocStore {
     private readonly root: RootDatabase,
     private readonly meta: Database<IndexMeta, string>,
     private readonly docs: Database<StoredDoc, DocKey>,
+    private readonly taskRecords: Database<unknown, number>,
   ) {}
 
   /** Opens (creating if need be) the store in `dir`. */
   static open(dir: string): DocStore {
     mkdirSync(dir, { recursive: true });
     const root = open({ path: dir });
-    return new DocStore(root, root.openDB<IndexMeta, string>({ name: 'meta' }), root.openDB<StoredDoc, DocKey>({ name: 'docs' }));
+    return new DocStore(root, root.openDB<IndexMeta, string>({ name: 'meta' }), root.openDB<StoredDoc, DocKey>({ name: 'docs' }), root.openDB<unknown, number>({ name: 'tasks' }));
   }
 
   /** Applies the writes (and index metadata updates) in order; resolves only when durable on disk. */
@@ -102,6 +103,19 @@ export class DocStore {
   /** Documents stored for the index. */
   count(uuid: string): number {
     return this.docs.getCount(indexRange(uuid));
+  }
+
+  /** Stored task records (src/engine/tasks/task-manager.ts), by local task id. */
+  tasks(): [number, unknown][] {
+    return Array.from(this.taskRecords.getRange(), ({ key, value }) => [key, value]);
+  }
+
+  putTask(id: number, record: unknown): Promise<void> {
+    return this.durable([this.taskRecords.put(id, record)]);
+  }
+
+  removeTask(id: number): Promise<void> {
+    return this.durable([this.taskRecords.remove(id)]);
   }
 
   close(): Promise<void> {

@@ -97,6 +97,45 @@ describe('restart', () => {
   });
 });
 
+describe('tasks across a restart', () => {
+  it('a reindex killed mid-way reads as interrupted after the restart, and one that finished keeps its result', async () => {
+    const { dir, remove } = tempDir();
+    const { child, url: listening } = serverProcess(dir);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    let done: string, interrupted: string;
+    try {
+      const url = await listening;
+      const lines = Array.from({ length: 300 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
+      await fetch(`${url}/src/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
+      done = (await json(`${url}/_reindex?wait_for_completion=false`, 'POST', { source: { index: 'src' }, dest: { index: 'fast' } })).body.task;
+      expect((await json(`${url}/_tasks/${done}?wait_for_completion=true`)).body.completed).toBe(true);
+      // Ten documents a second in batches of ten: it runs for half a minute unless stopped.
+      interrupted = (await json(`${url}/_reindex?wait_for_completion=false&requests_per_second=10`, 'POST', { source: { index: 'src', size: 10 }, dest: { index: 'slow' } })).body.task;
+      expect((await json(`${url}/_tasks/${interrupted}`)).body.completed).toBe(false);
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    } finally {
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+
+    const again = await startServer({ dataDir: dir, port: 0 });
+    try {
+      const finished = await json(`${again.url}/_tasks/${done}`);
+      expect(finished.body).toMatchObject({ completed: true, response: { created: 300, failures: [] } });
+      const cut = await json(`${again.url}/_tasks/${interrupted}`);
+      expect(cut.body.completed).toBe(true);
+      expect(cut.body.error).toMatchObject({ type: 'node_closed_exception' });
+      // Task ids go on after the ones recorded before the restart.
+      const next = (await json(`${again.url}/_reindex?wait_for_completion=false`, 'POST', { source: { index: 'src' }, dest: { index: 'third' } })).body.task;
+      expect(Number(next.split(':')[1])).toBeGreaterThan(Number(interrupted.split(':')[1]));
+    } finally {
+      await again.close();
+      remove();
+    }
+  });
+});
+
 describe('shutdown', () => {
   it('exits 0 on SIGTERM after closing storage, and the data opens again', async () => {
     const { dir, remove } = tempDir();

@@ -7,7 +7,7 @@
  */
 import type { Engine } from '../engine.ts';
 import { EsError, validationFailed } from '../errors.ts';
-import type { RunningTask } from '../tasks/task-manager.ts';
+import { USER_REQUEST, type RunningTask } from '../tasks/task-manager.ts';
 import { formatTimeValue } from '../time-value.ts';
 import { LocalSource } from './local-source.ts';
 import type { ReindexRequest } from './reindex-request.ts';
@@ -80,7 +80,8 @@ export async function reindex(engine: Engine, request: ReindexRequest, task?: Ru
   }
   if (failure instanceof RemoteSearchFailures) run.searchFailed(failure);
   else if (failure !== undefined) throw failure;
-  if (task?.signal.aborted) for (const slice of slices) slice.status.canceled = 'by user request';
+  // A user's cancel says so as ES does; otherwise the node is shutting down.
+  if (task?.signal.aborted) for (const slice of slices) slice.status.canceled = task.cancelled ? USER_REQUEST : 'node is closing';
   if (request.refresh && engine.has(request.dest.index)) engine.refresh(request.dest.index);
   const { slices: sliceStatuses, ...totals } = showSlices() as ReindexStatus & { slices?: ReindexStatus[] };
   return { took: Math.round(performance.now() - started), timed_out: run.timedOut, ...totals, ...(sliceStatuses && { slices: sliceStatuses }), failures: run.failures };

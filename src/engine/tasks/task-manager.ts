@@ -6,8 +6,10 @@
  * `store: true`.
  *
  * ES writes those results as documents of the `.tasks` index, where they last until deleted; deeppage
- * keeps them in memory, the {@link MAX_STORED_RESULTS} most recently finished, so they are gone after a
- * restart and the oldest go first.
+ * keeps the {@link MAX_STORED_RESULTS} most recently finished ones, the oldest going first, and, given
+ * {@link TaskRecords}, writes them to storage, so they outlive a restart. A stored task is written
+ * when it starts too: one that was still running when the node stopped reads, after the restart, as
+ * finished with an error saying so (ES keeps no record of it), since it does not resume.
  *
  * Snapshots ({@link TaskInfo}) carry ES's field names in ES's order, so the HTTP layer only groups and
  * decorates them; a finished task's error is kept as thrown, and rendered there.
@@ -93,6 +95,20 @@ export interface StartOptions {
   store?: boolean;
 }
 
+/** Where stored tasks are written, so that they outlive a restart (the engine's store). */
+export interface TaskRecords {
+  /** Every task record kept, by local id. */
+  load(): Iterable<[id: number, record: TaskRecord]>;
+  save(id: number, record: TaskRecord): Promise<void>;
+  remove(id: number): Promise<void>;
+}
+
+/** A stored task as written: its result, the error as ES renders one (type, reason, status). */
+export type TaskRecord = Omit<TaskResult, 'error'> & { error?: { type: string; reason: string; status: number } };
+
+/** What a task that was running when the node stopped says after the restart. */
+const INTERRUPTED = new EsError(500, 'node_closed_exception', 'the node stopped while this task was running; tasks do not resume, and what it wrote before stays written');
+
 /** A task id as ES's `TaskId` reads it. */
 export interface TaskId {
   node: string;
@@ -134,8 +150,21 @@ export class TaskManager {
   readonly #stored = new Map<number, TaskResult>();
   #lastId = 0;
   #closed = false;
+  /** Record writes not yet durable: close() waits for them. */
+  readonly #saving = new Set<Promise<void>>();
 
-  constructor(readonly nodeId: string = NODE_ID) {}
+  constructor(
+    readonly nodeId: string = NODE_ID,
+    private readonly records?: TaskRecords,
+  ) {
+    for (const [id, record] of records?.load() ?? []) {
+      this.#lastId = Math.max(this.#lastId, id);
+      const result: TaskResult = record.completed ? { ...record, error: record.error && revive(record.error) } : { ...record, completed: true, error: INTERRUPTED };
+      this.#stored.set(id, result);
+      if (!record.completed) this.#save(id, result);
+    }
+    this.#trim();
+  }
 
   /** Starts `run` now (it runs synchronously up to its first await) and returns its handle. */
   start<T>(action: string, description: string, run: (task: RunningTask<T>) => Promise<T>, options: StartOptions = {}): RunningTask<T> {
@@ -163,6 +192,7 @@ export class TaskManager {
       settled: undefined!, // set below, once the runner has started
     };
     this.#running.set(id, entry);
+    if (entry.store) this.#save(id, { completed: false, task: this.#info(entry, true) });
     try {
       handle.done = Promise.resolve(run(handle));
     } catch (error) {
@@ -236,6 +266,7 @@ export class TaskManager {
     const entries = [...this.#running.values()];
     for (const entry of entries) entry.controller.abort(cancelledError('node is closing'));
     await Promise.all(entries.map((entry) => entry.settled));
+    await Promise.all([...this.#saving]);
   }
 
   async #cancel(entry: Entry, reason: string, waitForCompletion: boolean): Promise<TaskInfo> {
@@ -257,8 +288,31 @@ export class TaskManager {
     if (task.cancellable) task.cancelled = false;
     const result: TaskResult = { completed: true, task, ...outcome };
     this.#stored.set(entry.id, result);
-    if (this.#stored.size > MAX_STORED_RESULTS) this.#stored.delete(this.#stored.keys().next().value!);
+    this.#save(entry.id, result);
+    this.#trim();
     return result;
+  }
+
+  /** Drops the oldest stored results past the cap, from storage too. */
+  #trim(): void {
+    while (this.#stored.size > MAX_STORED_RESULTS) {
+      const oldest = this.#stored.keys().next().value!;
+      this.#stored.delete(oldest);
+      this.#track(this.records?.remove(oldest));
+    }
+  }
+
+  #save(id: number, result: TaskResult): void {
+    if (!this.records) return;
+    const { error, ...rest } = result;
+    const record: TaskRecord = { ...rest, ...(error !== undefined && { error: rendered(error) }) };
+    this.#track(this.records.save(id, JSON.parse(JSON.stringify(record)) as TaskRecord));
+  }
+
+  #track(write: Promise<void> | undefined): void {
+    if (!write) return;
+    const tracked = write.catch((e: unknown) => console.error('deeppage: writing a task record failed', e)).finally(() => this.#saving.delete(tracked));
+    this.#saving.add(tracked);
   }
 
   /** A task id of this node, as ES prints it and as a local number; else ES's error for `GET`. */
@@ -322,4 +376,14 @@ async function within<T>(promise: Promise<T>, ms: number, onTimeout: () => EsErr
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** An error as a record keeps it: ES's type, reason and status. */
+function rendered(error: unknown): { type: string; reason: string; status: number } {
+  if (error instanceof EsError) return { type: error.type, reason: error.reason, status: error.status };
+  return { type: 'exception', reason: error instanceof Error ? error.message : String(error), status: 500 };
+}
+
+function revive(error: { type: string; reason: string; status: number }): EsError {
+  return new EsError(error.status, error.type, error.reason);
 }
