@@ -22,7 +22,8 @@ import { withPitTiebreaker } from './search/sort/tie-break.ts';
 import { parseSettings } from './settings.ts';
 
 export type WriteOp =
-  | { action: 'index' | 'create'; index: string; id?: string; source: Record<string, unknown>; routing?: string }
+  /** `text`: the source's JSON as the client sent it, stored as it is (else the source is serialized). */
+  | { action: 'index' | 'create'; index: string; id?: string; source: Record<string, unknown>; text?: string; routing?: string }
   | { action: 'delete'; index: string; id: string; routing?: string }
   | { action: 'update'; index: string; id: string; doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert?: boolean; routing?: string };
 
@@ -149,6 +150,28 @@ export class Engine {
    * one is durable, then refreshes as asked. Items are results or the item's error.
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
+    const { items, committed, touched } = this.#applyThenCommit(ops);
+    await committed;
+    if (refresh === 'true') {
+      for (const [index, shards] of touched) index.refresh(shards);
+      for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
+    } else if (refresh === 'wait_for') {
+      await Promise.all([...touched].map(([index, shards]) => index.waitForRefresh(shards)));
+    }
+    return items;
+  }
+
+  /**
+   * Applies writes as {@link write} does and starts their commit without waiting for it: the items
+   * are final at once, but nothing may be acknowledged before `committed` resolves. For a writer that
+   * decides on its next batch from this one's outcome while this one is flushed (a reindex).
+   */
+  applyThenCommit(ops: readonly WriteOp[]): { items: (WriteItem | EsError)[]; committed: Promise<void> } {
+    const { items, committed } = this.#applyThenCommit(ops);
+    return { items, committed };
+  }
+
+  #applyThenCommit(ops: readonly WriteOp[]): { items: (WriteItem | EsError)[]; committed: Promise<void>; touched: Map<SearchIndex, Set<number>> } {
     const writes: DocWrite[] = [];
     /** Indices whose metadata the write changes (new index, new fields, sequence numbers). */
     const metas = new Set<SearchIndex>();
@@ -174,19 +197,11 @@ export class Engine {
     });
     const committing = this.store.write(writes, [...metas].map((index) => index.meta()));
     this.#inflight.add(committing);
-    try {
-      await committing;
-    } finally {
+    const committed = committing.finally(() => {
       this.#inflight.delete(committing);
       this.sources.committed(writes);
-    }
-    if (refresh === 'true') {
-      for (const [index, shards] of touched) index.refresh(shards);
-      for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
-    } else if (refresh === 'wait_for') {
-      await Promise.all([...touched].map(([index, shards]) => index.waitForRefresh(shards)));
-    }
-    return items;
+    });
+    return { items, committed, touched };
   }
 
   /** The live document (real time, refreshed or not), or undefined. */
@@ -232,7 +247,7 @@ export class Engine {
     return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
   }
 
-  readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seq) => this.#load(target.index, shard, seq), this.runs);
+  readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seqs) => this.sources.loadAll(target.index.uuid, shard, seqs), this.runs);
 
   count(expression: string | undefined): { count: number; shards: number } {
     const targets: IndexSnapshot[] = this.resolve(expression).map((index) => index.snapshot());
@@ -291,7 +306,7 @@ export class Engine {
     switch (op.action) {
       case 'index':
       case 'create':
-        return index.index(op.id ?? generateId(), op.source, op.action, op.routing);
+        return index.index(op.id ?? generateId(), op.source, op.action, op.routing, op.text);
       case 'delete':
         return { ...index.delete(op.id, op.routing), metaChanged: false };
       case 'update':
@@ -301,7 +316,7 @@ export class Engine {
 
   #update(index: SearchIndex, op: Extract<WriteOp, { action: 'update' }>) {
     const current = this.get(index.name, op.id, op.routing);
-    return index.update(op.id, current?.doc.source, { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, op.routing);
+    return index.update(op.id, current && (JSON.parse(current.doc.source) as Record<string, unknown>), { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, op.routing);
   }
 
   /** What a pinned snapshot holds: the `_source` its generation shows, and its segments' runs. */

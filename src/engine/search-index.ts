@@ -115,7 +115,7 @@ export class SearchIndex {
    * Indexes a document: a new one (`create` fails if the id exists) or a new version of one.
    * @returns the ES write result and the storage writes; `metaChanged` when mappings grew.
    */
-  index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', routing?: string): Applied & { metaChanged: boolean } {
+  index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', routing?: string, text?: string): Applied & { metaChanged: boolean } {
     checkId(id);
     const shard = this.shardOf(id, routing);
     const existing = shard.locate(id);
@@ -130,7 +130,7 @@ export class SearchIndex {
     const { location, replaced } = shard.put(id, values, shard.lastVersion(id) + 1, routing);
     const writes: DocWrite[] = [];
     if (replaced) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: replaced.seq });
-    const doc: StoredDoc = { id, version: location.version, source, ...(routing !== undefined && { routing }) };
+    const doc: StoredDoc = { id, version: location.version, source: text ?? JSON.stringify(source), ...(routing !== undefined && { routing }) };
     writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq: location.seq, doc });
     const result = this.#result(id, location, replaced ? 'updated' : 'created', replaced ? 200 : 201);
     return { result, writes, shard: shard.number, metaChanged: added, ...(replaced?.segment && { retired: replaced.seq }) };
@@ -180,7 +180,7 @@ export class SearchIndex {
     let values: DocValues = new Map();
     let problem: EsError | undefined;
     try {
-      values = this.mappings.extract(doc.source, doc.id).values;
+      values = this.mappings.extract(JSON.parse(doc.source) as Record<string, unknown>, doc.id).values;
     } catch (e) {
       if (!(e instanceof EsError)) throw e;
       problem = e;

@@ -44,6 +44,28 @@ export class Sources {
     return this.#committing.get(key)?.get(seq) ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(key)?.retired.get(seq)?.doc;
   }
 
+  /**
+   * The documents at `seqs` of one shard, in that order. Ascending seqs close together (a page in
+   * index order: a point-in-time walk, a scroll, a reindex) are read in one pass over storage; the
+   * rest one by one.
+   */
+  loadAll(uuid: string, shard: number, seqs: readonly number[]): (StoredDoc | undefined)[] {
+    const n = seqs.length;
+    const out: (StoredDoc | undefined)[] = new Array(n);
+    let ascending = n >= RANGE_READ_MIN;
+    for (let i = 1; ascending && i < n; i++) ascending = seqs[i] > seqs[i - 1];
+    if (ascending && seqs[n - 1] - seqs[0] < n * RANGE_READ_SPREAD) {
+      let i = 0;
+      for (const { seq, doc } of this.store.docsBetween(uuid, shard, seqs[0], seqs[n - 1])) {
+        while (i < n && seqs[i] < seq) i++;
+        if (i < n && seqs[i] === seq) out[i++] = doc;
+      }
+    }
+    // Whatever storage does not hold (committing, retired) or was not read in a pass.
+    for (let i = 0; i < n; i++) out[i] ??= this.load(uuid, shard, seqs[i]);
+    return out;
+  }
+
   /** The writes are committing: their documents are served from memory until {@link committed}. */
   committing(writes: readonly DocWrite[]): void {
     for (const write of writes) {
@@ -137,3 +159,8 @@ export class Sources {
 }
 
 const shardKey = (uuid: string, shard: number) => `${uuid}/${shard}`;
+
+/** Fewer documents than this are read one by one. */
+const RANGE_READ_MIN = 16;
+/** A pass reads at most this many stored documents per wanted one. */
+const RANGE_READ_SPREAD = 2;

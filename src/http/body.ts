@@ -35,19 +35,25 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   return value;
 }
 
+/** One NDJSON line: its value, and its text (a document's `_source` is stored as it was sent). */
+export interface NdjsonLine {
+  value: unknown;
+  text: string;
+}
+
 /**
  * One JSON value per line, blank lines skipped, `\r\n` endings allowed. A body with no lines gives
  * an empty list (the API decides whether that is an error); any other body must end with `\n`.
  */
-export function parseNdjson(text: string): unknown[] {
+export function parseNdjson(text: string): NdjsonLine[] {
   if (isBlank(text)) return [];
   if (!text.endsWith('\n')) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
-  const values: unknown[] = [];
+  const lines: NdjsonLine[] = [];
   text.split('\n').forEach((raw, index) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (!isBlank(line)) values.push(parseJson(line, index + 1));
+    if (!isBlank(line)) lines.push({ value: parseJson(line, index + 1), text: line });
   });
-  return values;
+  return lines;
 }
 
 /** `lineNumber`: where `text` starts in the whole body, so an NDJSON error names its own line. */

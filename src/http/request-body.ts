@@ -3,18 +3,23 @@
  * that its media type is one ES accepts.
  */
 import type { Context } from 'hono';
-import { parseJsonBody, parseNdjson } from './body.ts';
+import { parseJsonBody, parseNdjson, type NdjsonLine } from './body.ts';
 import { bodyKind, unsupportedMediaType } from './media-type.ts';
 
 /** The JSON body, or undefined when there is none. */
 export async function jsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') return undefined;
-  checkMediaType(c);
-  return parseJsonBody(text);
+  return (await jsonBodyAndText(c)).value;
 }
 
-export async function ndjsonBody(c: Context): Promise<unknown[]> {
+/** The JSON body and its text (a document's `_source` is stored as it was sent). */
+export async function jsonBodyAndText(c: Context): Promise<{ value: unknown; text: string }> {
+  const text = await c.req.text();
+  if (text.trim() === '') return { value: undefined, text };
+  checkMediaType(c);
+  return { value: parseJsonBody(text), text };
+}
+
+export async function ndjsonBody(c: Context): Promise<NdjsonLine[]> {
   const text = await c.req.text();
   checkMediaType(c);
   return parseNdjson(text);

@@ -1,17 +1,22 @@
 /**
- * Durable storage for index metadata and documents, on one lmdb environment per data directory.
+ * Durable storage for index metadata, documents and task records, on one lmdb environment per data
+ * directory.
  *
- * Three named databases: `tasks` keeps task records by id; `meta` maps an index name to its {@link IndexMeta}; `docs` maps the key
- * `[uuid, shard, seq]` to a {@link StoredDoc}. lmdb's ordered-binary keys compare arrays element by
- * element and numbers numerically, so a range over `[uuid, …]` yields that index's documents in
- * (shard, seq) order, for any seq up to 2^53.
+ * Named databases: `meta` maps an index name to its {@link IndexMeta}; `tasks` keeps task records by
+ * id; `sources` maps the key `[uuid, shard, seq]` to a stored document in a small binary layout
+ * ({@link encodeDoc}) whose tail is the `_source` JSON exactly as it arrived, so reading one costs a
+ * lookup and a string slice, no decoding. lmdb's ordered-binary keys compare arrays element by element
+ * and numbers numerically, so a range over `[uuid, …]` yields that index's documents in (shard, seq)
+ * order, for any seq up to 2^53, and a range over one shard's seqs reads them in one pass
+ * ({@link DocStore.docsBetween}). A data directory from before this layout (MessagePack values in
+ * `docs`) is converted once when opened.
  *
  * Reads are synchronous (the file is memory-mapped); every write resolves only once flushed to disk.
  *
  * @example
  * const store = DocStore.open('/var/lib/deeppage');
- * await store.write([{ op: 'put', uuid, shard: 0, seq: 1, doc: { id: 'a', version: 1, source: {} } }]);
- * store.getDoc(uuid, 0, 1); // { id: 'a', version: 1, source: {} }
+ * await store.write([{ op: 'put', uuid, shard: 0, seq: 1, doc: { id: 'a', version: 1, source: '{"n":1}' } }]);
+ * store.getDoc(uuid, 0, 1); // { id: 'a', version: 1, source: '{"n":1}' }
  */
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -19,7 +24,8 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 export interface StoredDoc {
   id: string;
   version: number;
-  source: Record<string, unknown>;
+  /** `_source` as the JSON text it arrived in. */
+  source: string;
   routing?: string;
 }
 
@@ -51,7 +57,7 @@ export class DocStore {
   private constructor(
     private readonly root: RootDatabase,
     private readonly meta: Database<IndexMeta, string>,
-    private readonly docs: Database<StoredDoc, DocKey>,
+    private readonly docs: Database<Buffer, DocKey>,
     private readonly taskRecords: Database<unknown, number>,
   ) {}
 
@@ -59,7 +65,9 @@ export class DocStore {
   static open(dir: string): DocStore {
     mkdirSync(dir, { recursive: true });
     const root = open({ path: dir });
-    return new DocStore(root, root.openDB<IndexMeta, string>({ name: 'meta' }), root.openDB<StoredDoc, DocKey>({ name: 'docs' }), root.openDB<unknown, number>({ name: 'tasks' }));
+    const docs = root.openDB<Buffer, DocKey>({ name: 'sources', encoding: 'binary' });
+    convertLegacyDocs(root, docs);
+    return new DocStore(root, root.openDB<IndexMeta, string>({ name: 'meta' }), docs, root.openDB<unknown, number>({ name: 'tasks' }));
   }
 
   /** Applies the writes (and index metadata updates) in order; resolves only when durable on disk. */
@@ -68,7 +76,7 @@ export class DocStore {
     const pending: Promise<boolean>[] = metas.map((meta) => this.meta.put(meta.name, meta));
     for (const w of writes) {
       const key: DocKey = [w.uuid, w.shard, w.seq];
-      pending.push(w.op === 'put' ? this.docs.put(key, w.doc) : this.docs.remove(key));
+      pending.push(w.op === 'put' ? this.docs.put(key, encodeDoc(w.doc)) : this.docs.remove(key));
     }
     await this.durable(pending);
   }
@@ -92,12 +100,18 @@ export class DocStore {
   }
 
   getDoc(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    return this.docs.get([uuid, shard, seq]);
+    const bytes = this.docs.getBinaryFast([uuid, shard, seq]);
+    return bytes && decodeDoc(bytes);
+  }
+
+  /** The stored documents of one shard with seqs in [from, to], in seq order: one pass over the range. */
+  docsBetween(uuid: string, shard: number, from: number, to: number): Iterable<{ seq: number; doc: StoredDoc }> {
+    return this.docs.getRange({ start: [uuid, shard, from], end: [uuid, shard, to + 1] }).map(({ key, value }) => ({ seq: key[2], doc: decodeDoc(value) }));
   }
 
   /** Every stored document of the index, in (shard, seq) order. */
   scan(uuid: string): Iterable<{ shard: number; seq: number; doc: StoredDoc }> {
-    return this.docs.getRange(indexRange(uuid)).map(({ key, value }) => ({ shard: key[1], seq: key[2], doc: value }));
+    return this.docs.getRange(indexRange(uuid)).map(({ key, value }) => ({ shard: key[1], seq: key[2], doc: decodeDoc(value) }));
   }
 
   /** Documents stored for the index. */
@@ -130,4 +144,54 @@ export class DocStore {
     await Promise.all(pending);
     await this.root.flushed;
   }
+}
+
+/**
+ * A stored document's bytes: a format byte (1), the version (f64), the id (u32 length, UTF-8), the
+ * routing (u32 length + 1, 0 for none, UTF-8), then the `_source` JSON (UTF-8) to the end.
+ */
+export function encodeDoc(doc: StoredDoc): Buffer {
+  const idBytes = Buffer.byteLength(doc.id);
+  const routingBytes = doc.routing === undefined ? 0 : Buffer.byteLength(doc.routing);
+  const sourceBytes = Buffer.byteLength(doc.source);
+  const out = Buffer.allocUnsafe(1 + 8 + 4 + idBytes + 4 + routingBytes + sourceBytes);
+  let at = out.writeUInt8(FORMAT, 0);
+  at = out.writeDoubleLE(doc.version, at);
+  at = out.writeUInt32LE(idBytes, at);
+  at += out.write(doc.id, at, 'utf8');
+  at = out.writeUInt32LE(doc.routing === undefined ? 0 : routingBytes + 1, at);
+  if (doc.routing !== undefined) at += out.write(doc.routing, at, 'utf8');
+  out.write(doc.source, at, 'utf8');
+  return out;
+}
+
+export function decodeDoc(bytes: Buffer): StoredDoc {
+  if (bytes[0] !== FORMAT) throw new Error(`stored document in an unknown format [${bytes[0]}]`);
+  const version = bytes.readDoubleLE(1);
+  const idBytes = bytes.readUInt32LE(9);
+  const id = bytes.toString('utf8', 13, 13 + idBytes);
+  let at = 13 + idBytes;
+  const routingField = bytes.readUInt32LE(at);
+  at += 4;
+  const routing = routingField === 0 ? undefined : bytes.toString('utf8', at, (at += routingField - 1));
+  const source = bytes.toString('utf8', at);
+  return routing === undefined ? { id, version, source } : { id, version, source, routing };
+}
+
+const FORMAT = 1;
+
+/**
+ * Data directories written before documents were stored as bytes keep them as MessagePack objects in
+ * `docs`: converted to the binary layout in one transaction, then removed, the first time they open.
+ */
+function convertLegacyDocs(root: RootDatabase, docs: Database<Buffer, DocKey>): void {
+  const legacy = root.openDB<{ id: string; version: number; source: unknown; routing?: string }, DocKey>({ name: 'docs' });
+  if (legacy.getCount() === 0) return;
+  root.transactionSync(() => {
+    for (const { key, value } of legacy.getRange()) {
+      const source = typeof value.source === 'string' ? value.source : JSON.stringify(value.source);
+      docs.putSync(key, encodeDoc({ ...value, source }));
+    }
+    legacy.clearSync();
+  });
 }

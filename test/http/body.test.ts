@@ -126,7 +126,11 @@ describe('parseJsonObject', () => {
 describe('parseNdjson', () => {
   it('parses one value per line, skipping blank lines and accepting \\r\\n', () => {
     const text = '{"index":{"_id":"1"}}\r\n{"a":1}\n\n  \n{"delete":{"_id":"2"}}\n';
-    expect(parseNdjson(text)).toEqual([{ index: { _id: '1' } }, { a: 1 }, { delete: { _id: '2' } }]);
+    expect(parseNdjson(text)).toEqual([
+      { value: { index: { _id: '1' } }, text: '{"index":{"_id":"1"}}' },
+      { value: { a: 1 }, text: '{"a":1}' },
+      { value: { delete: { _id: '2' } }, text: '{"delete":{"_id":"2"}}' },
+    ]);
   });
 
   it('gives an empty body no lines, leaving the verdict to the API', () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocStore, type DocWrite, type IndexMeta, type StoredDoc } from '../../src/store/doc-store.ts';
 
-const doc = (id: string, source: Record<string, unknown> = { n: id }): StoredDoc => ({ id, version: 1, source });
+const doc = (id: string, source: Record<string, unknown> = { n: id }): StoredDoc => ({ id, version: 1, source: JSON.stringify(source) });
 const put = (uuid: string, shard: number, seq: number, d = doc(`${shard}/${seq}`)): DocWrite => ({ op: 'put', uuid, shard, seq, doc: d });
 const del = (uuid: string, shard: number, seq: number): DocWrite => ({ op: 'delete', uuid, shard, seq });
 const meta = (name: string, uuid: string): IndexMeta => ({
@@ -42,10 +42,33 @@ describe('documents', () => {
     expect([...store.scan('u')][0].doc).toEqual(doc('0/3'));
   });
 
-  it('keeps the routing and the source as given', async () => {
-    const routed: StoredDoc = { id: 'x', version: 3, source: { a: [1, 'two', null], b: { c: 1.5 } }, routing: 'r1' };
-    await store.write([put('u', 0, 0, routed)]);
+  it('keeps the routing and the source text as given, byte for byte', async () => {
+    const routed: StoredDoc = { id: 'x', version: 3, source: '{ "a": [1, "two", null],\n "b": {"c": 1.5}, "é": "😀" }', routing: 'r1' };
+    const plain: StoredDoc = { id: 'ä'.repeat(200), version: 2 ** 40, source: '{}' };
+    const emptyRouting: StoredDoc = { id: 'y', version: 1, source: '{"z":0}', routing: '' };
+    await store.write([put('u', 0, 0, routed), put('u', 0, 1, plain), put('u', 0, 2, emptyRouting)]);
     expect(store.getDoc('u', 0, 0)).toEqual(routed);
+    expect(store.getDoc('u', 0, 1)).toEqual(plain);
+    expect(store.getDoc('u', 0, 2)).toEqual(emptyRouting);
+  });
+
+  it('reads the documents of a shard between two seqs in one pass', async () => {
+    await store.write([put('u', 0, 1), put('u', 0, 2), put('u', 1, 3), put('u', 0, 5), put('u', 0, 9)]);
+    expect(Array.from(store.docsBetween('u', 0, 2, 5), ({ seq, doc: d }) => [seq, d.id])).toEqual([[2, '0/2'], [5, '0/5']]);
+  });
+
+  it('converts a data directory whose documents are MessagePack objects, once', async () => {
+    await store.close();
+    const { open } = await import('lmdb');
+    const root = open({ path: dir });
+    const legacy = root.openDB({ name: 'docs' });
+    await legacy.put(['u', 0, 7], { id: 'old', version: 4, source: { kept: [1, 2] }, routing: 'r' });
+    await root.close();
+    store = DocStore.open(dir);
+    expect(store.getDoc('u', 0, 7)).toEqual({ id: 'old', version: 4, source: '{"kept":[1,2]}', routing: 'r' });
+    await store.close();
+    store = DocStore.open(dir);
+    expect(store.count('u')).toBe(1);
   });
 
   it('applies a batch in order: put then delete removes, delete then put keeps', async () => {
@@ -114,7 +137,7 @@ describe('durability', () => {
       for (let start = 0; start < ${n}; start += 100) {
         const writes = [];
         for (let seq = start; seq < start + 100; seq++) {
-          writes.push({ op: 'put', uuid: 'u', shard: seq % 3, seq, doc: { id: 'd' + seq, version: 1, source: { seq } } });
+          writes.push({ op: 'put', uuid: 'u', shard: seq % 3, seq, doc: { id: 'd' + seq, version: 1, source: JSON.stringify({ seq }) } });
         }
         await store.write(writes);
       }
@@ -133,6 +156,6 @@ describe('durability', () => {
     store = DocStore.open(dir);
     expect(store.indices().map((m) => m.name)).toEqual(['books']);
     expect(store.count('u')).toBe(n);
-    for (let seq = 0; seq < n; seq++) expect(store.getDoc('u', seq % 3, seq)?.source).toEqual({ seq });
+    for (let seq = 0; seq < n; seq++) expect(store.getDoc('u', seq % 3, seq)?.source).toBe(JSON.stringify({ seq }));
   });
 });

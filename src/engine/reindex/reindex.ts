@@ -158,17 +158,17 @@ class Run {
 
   /**
    * Copies one source's batches into `counts` until the source ends, the run stops, or `maxDocs`
-   * documents are written (with `conflicts: proceed`, conflicts do not count, as in ES). Unthrottled,
-   * the next batch is read and applied while the previous one is still being flushed to disk (two
-   * commits in flight, applied in order); throttled, or when conflicts may not count, one at a time.
+   * documents are written (with `conflicts: proceed`, conflicts do not count, as in ES). A batch's
+   * outcome is known once it is applied, before it is flushed to disk, so the next batch is read and
+   * applied while the previous one flushes (unthrottled: two commits in flight); a batch with a
+   * failure stops the slice before the next one is read, as in ES.
    */
   async drain(source: HitSource, counts: ReindexStatus, maxDocs: number): Promise<void> {
     const throttled = Number.isFinite(this.request.requestsPerSecond);
-    const exact = Number.isFinite(maxDocs) && this.request.conflicts === 'proceed';
     let left = maxDocs;
-    /** Hits read past `left` in an exact run, written next (a conflict leaves room for more). */
+    /** Hits read past `left` when conflicts may not count: written next (a conflict leaves room for more). */
     let unread: SourceHit[] = [];
-    const inFlight: Promise<unknown>[] = [];
+    const flushing: Promise<void>[] = [];
     try {
       while (!this.#stopped && !this.signal?.aborted && left > 0) {
         const began = performance.now();
@@ -177,17 +177,16 @@ class Run {
         unread = batch.slice(left);
         if (batch.length > left) batch = batch.slice(0, left);
         if (batch.length === 0) break;
-        const writing = this.#write(batch, counts);
-        if (exact) left -= await writing;
-        else {
-          left -= batch.length;
-          inFlight.push(writing);
-          if (throttled || inFlight.length > 1) await inFlight.shift();
-        }
+        const { written, committed } = this.#write(batch, counts);
+        left -= this.request.conflicts === 'proceed' ? written : batch.length;
+        // Awaited below; handled now, so that a failed flush does not count as unhandled meanwhile.
+        committed.catch(() => {});
+        flushing.push(committed);
+        if (throttled || flushing.length > 1) await flushing.shift();
         if (throttled) await this.#throttle(batch.length, performance.now() - began, counts);
       }
     } finally {
-      await Promise.all(inFlight);
+      await Promise.all(flushing);
     }
   }
 
@@ -205,10 +204,10 @@ class Run {
     }
   }
 
-  /** Writes the batch; returns how many documents it wrote (conflicts and failures aside). */
-  async #write(batch: SourceHit[], counts: ReindexStatus): Promise<number> {
+  /** Applies the batch and starts its commit; how many documents it wrote (conflicts and failures aside). */
+  #write(batch: SourceHit[], counts: ReindexStatus): { written: number; committed: Promise<void> } {
     const { dest, conflicts } = this.request;
-    const items = await this.engine.write(
+    const { items, committed } = this.engine.applyThenCommit(
       batch.map((hit) => {
         const routing = dest.routing.kind === 'keep' ? hit.routing : dest.routing.kind === 'value' ? dest.routing.value : undefined;
         return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, ...(routing !== undefined && { routing }) };
@@ -231,7 +230,7 @@ class Run {
       this.#stopped = true;
       this.failures.push({ index: dest.index, id: batch[i].id, cause: { type: item.type, reason: item.reason, ...item.fields }, status: item.status });
     });
-    return written;
+    return { written, committed };
   }
 
   /** Holds the next batch back so that documents go at the slice's rate (ES's per-batch delay). */

@@ -91,7 +91,8 @@ export function unsortedPage(segments: readonly SegmentRef[], from: number, size
     }
     const take = Math.min(liveCount - skip, size - page.length);
     const positions = live.deletedCount > 0 ? livePositions(live, runs) : undefined;
-    for (let i = skip; i < skip + take; i++) page.push({ ...segment, local: positions ? positions[i] : i });
+    const { target, shard } = segment;
+    for (let i = skip; i < skip + take; i++) page.push({ target, shard, live, local: positions ? positions[i] : i });
     skip = 0;
   }
   return page;

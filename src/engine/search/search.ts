@@ -17,8 +17,8 @@ import { MATCH_ALL_SCORE } from './sort/score-key.ts';
 import { segmentsInTieOrder } from './sort/tie-break.ts';
 import { filterSource } from './source-filter.ts';
 
-/** Reads a stored document for the fetch phase. */
-export type SourceLoader = (target: IndexSnapshot, shard: number, seq: number) => StoredDoc | undefined;
+/** Reads stored documents of one shard for the fetch phase, in the order of `seqs`. */
+export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (StoredDoc | undefined)[];
 
 export interface SearchResponse {
   took: number;
@@ -60,7 +60,8 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     // Runs over the budget are evicted only now, so none is freed while this search reads it.
     runs.trim();
   }
-  const hits = page.map((entry) => fetchHit(entry, targets[entry.target], request, plan, load));
+  const docs = request.source === false ? [] : loadPage(page, targets, load);
+  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i]));
   const failedShards = failedTargets.reduce((n, t) => n + t.shards.length, 0);
   return {
     took: Math.round(performance.now() - started),
@@ -114,7 +115,29 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
   );
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, load: SourceLoader): Hit {
+/** The page's stored documents, read shard by shard (so that storage can read runs of them in one pass). */
+function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (StoredDoc | undefined)[] {
+  // By target, then shard: a page in index order has few groups, each in order.
+  const groups = new Map<IndexSnapshot, Map<number, number[]>>();
+  page.forEach((entry, i) => {
+    const target = targets[entry.target];
+    let shards = groups.get(target);
+    if (!shards) groups.set(target, (shards = new Map()));
+    const group = shards.get(entry.shard);
+    if (group) group.push(i);
+    else shards.set(entry.shard, [i]);
+  });
+  const docs: (StoredDoc | undefined)[] = new Array(page.length);
+  for (const [target, shards] of groups) {
+    for (const [shard, indices] of shards) {
+      const loaded = load(target, shard, indices.map((i) => page[i].live.segment.seqs[page[i].local]));
+      indices.forEach((i, j) => (docs[i] = loaded[j]));
+    }
+  }
+  return docs;
+}
+
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, doc: StoredDoc | undefined): Hit {
   const { segment } = entry.live;
   const hit: Hit = {
     _index: target.index.name,
@@ -124,7 +147,7 @@ function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchReques
   const routing = segment.routings.get(entry.local);
   if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
-  if (request.source !== false) hit._source = filterSource(load(target, entry.shard, segment.seqs[entry.local])?.source ?? {}, request.source);
+  if (request.source !== false) hit._source = filterSource(JSON.parse(doc?.source ?? '{}') as Record<string, unknown>, request.source);
   if (plan.byField) hit.sort = plan.values(entry, entry.local);
   return hit;
 }

@@ -7,6 +7,7 @@ import type { Engine, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { errorBody } from '../error-response.ts';
+import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { notSupported, tokenName } from '../request-values.ts';
@@ -39,11 +40,11 @@ function failedItem(op: WriteOp, error: EsError) {
   return { _index: op.index, _id: op.id ?? null, status: error.status, error: rendered };
 }
 
-export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRouting?: string): WriteOp[] {
+export function parseBulk(lines: NdjsonLine[], defaultIndex?: string, defaultRouting?: string): WriteOp[] {
   const ops: WriteOp[] = [];
   const problems: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const { action, meta } = actionLine(lines[i], i + 1);
+    const { action, meta } = actionLine(lines[i].value, i + 1);
     const index = typeof meta._index === 'string' ? meta._index : defaultIndex;
     const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
     const routing = typeof meta.routing === 'string' ? meta.routing : defaultRouting;
@@ -54,7 +55,7 @@ export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRoutin
       continue;
     }
     if (i + 1 >= lines.length) throw illegalArgument(`Malformed action/metadata line [${i + 1}], expected a source line after it`);
-    const source = lines[++i];
+    const { value: source, text } = lines[++i];
     if (!isObject(source)) throw badRequest('mapper_parsing_exception', `failed to parse, document is empty or not an object (line [${i + 1}])`);
     if (action === 'update') {
       if (id === undefined) problems.push('id is missing');
@@ -66,7 +67,8 @@ export function parseBulk(lines: unknown[], defaultIndex?: string, defaultRoutin
       if (doc === undefined) problems.push('script or doc is missing');
       ops.push({ action, index: index ?? '', id: id ?? '', doc: doc as Record<string, unknown> | undefined, upsert: upsert as Record<string, unknown> | undefined, docAsUpsert: docAsUpsert === true, routing });
     } else {
-      ops.push({ action: action as 'index' | 'create', index: index ?? '', id, source, routing });
+      // The source is stored as the line the client sent.
+      ops.push({ action: action as 'index' | 'create', index: index ?? '', id, source, text, routing });
     }
   }
   if (problems.length) {

@@ -5,7 +5,7 @@ import { badRequest, EsError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { filterSource } from '../../engine/search/source-filter.ts';
 import { sourceFromParams } from '../search-source.ts';
-import { jsonBody } from '../request-body.ts';
+import { jsonBodyAndText } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { opType, refreshPolicy } from '../write-params.ts';
 
@@ -18,13 +18,14 @@ export function documentRoutes(engine: Engine): Hono {
     const { status, ...body } = item as WriteItem;
     return send(c, status, body);
   };
+  /** The document, and its text, stored as the client sent it. */
   const source = async (c: Context) => {
-    const body = await jsonBody(c);
-    if (!isObject(body)) throw badRequest('parsing_exception', 'request body is required and must be a JSON object');
-    return body;
+    const { value, text } = await jsonBodyAndText(c);
+    if (!isObject(value)) throw badRequest('parsing_exception', 'request body is required and must be a JSON object');
+    return { source: value, text };
   };
   const indexDoc = async (c: Context, id: string | undefined, action: 'index' | 'create') =>
-    write(c, { action, index: c.req.param('index')!, id, source: await source(c), routing: c.req.query('routing') });
+    write(c, { action, index: c.req.param('index')!, id, ...(await source(c)), routing: c.req.query('routing') });
 
   app.post('/:index/_doc', (c) => indexDoc(c, undefined, 'create'));
   app.on(['PUT', 'POST'], '/:index/_doc/:id', (c) => indexDoc(c, c.req.param('id'), opType(c.req.query('op_type'))));
@@ -44,7 +45,7 @@ export function documentRoutes(engine: Engine): Hono {
       _primary_term: 1,
       ...(doc.routing !== undefined && { _routing: doc.routing }),
       found: true,
-      ...(source !== false && { _source: filterSource(doc.source, source) }),
+      ...(source !== false && { _source: filterSource(JSON.parse(doc.source) as Record<string, unknown>, source) }),
     });
   });
 

@@ -73,8 +73,9 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
 /** The place of each target's shard in the search's shard order (shard number, then target: the tie-break's order). */
 function shardOrder(targets: readonly IndexSnapshot[]): (t: number, shard: number) => number {
   const pairs = targets.flatMap((target, t) => target.shards.map(({ shard }) => ({ t, shard }))).sort((a, b) => a.shard - b.shard || a.t - b.t);
-  const places = new Map(pairs.map(({ t, shard }, i) => [`${t}:${shard}`, i]));
-  return (t, shard) => places.get(`${t}:${shard}`) ?? 0;
+  const places: number[][] = targets.map(() => []);
+  pairs.forEach(({ t, shard }, i) => (places[t][shard] = i));
+  return (t, shard) => places[t][shard] ?? 0;
 }
 
 /** The run key of an order given by its key sources. */
