@@ -4,6 +4,7 @@
  * through `hits.hits` applies to each hit). Objects left empty are dropped, as ES does.
  */
 import { globPattern } from '../engine/patterns.ts';
+import { RawJson } from '../engine/raw-json.ts';
 
 export function filterPath(body: unknown, spec: string): unknown {
   const patterns = spec.split(',').map((p) => p.trim()).filter(Boolean);
@@ -16,6 +17,8 @@ export function filterPath(body: unknown, spec: string): unknown {
 
 /** Keeps (`keep`) or drops what the patterns match; undefined when nothing is left. */
 function pick(value: unknown, patterns: string[][], keep: boolean): unknown {
+  // A stored source is filtered as the values it holds.
+  if (value instanceof RawJson) value = value.value;
   if (Array.isArray(value)) {
     const items = value.map((v) => pick(v, patterns, keep)).filter((v) => v !== undefined);
     return items.length || !keep ? items : undefined;

@@ -16,7 +16,7 @@ import { searchRequest, type SearchRequest, type SortClause } from '../../src/en
 import type { Hit } from '../../src/engine/search/search.ts';
 import type { NodeSettings } from '../../src/engine/node-settings.ts';
 import type { StoredDoc } from '../../src/store/doc-store.ts';
-import { tempEngine } from './helpers.ts';
+import { sourceOf as hitSource, tempEngine } from './helpers.ts';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -92,7 +92,7 @@ describe('points in time', () => {
     engine.refresh('p');
     const { id } = engine.openPointInTime('p', 60_000);
     const before = walkPit(engine, id, 7);
-    expect(before.map((h) => h._source)).toEqual(Array.from({ length: 30 }, (_, i) => ({ n: i })));
+    expect(before.map(hitSource)).toEqual(Array.from({ length: 30 }, (_, i) => ({ n: i })));
 
     await engine.write([
       { action: 'index', index: 'p', id: '1', source: { n: 101 } },
@@ -129,7 +129,7 @@ describe('points in time', () => {
     await engine.write([{ action: 'delete', index: 'p', id: '0' }], 'true');
     engine.cursors.closePits([first]);
     expect(engine.sources.stats()).toEqual({ retained: 1, committing: 0, pinned_generations: 1 });
-    expect(walkPit(engine, second, 2).map((h) => h._source)).toEqual(Array.from({ length: 5 }, (_, i) => ({ n: i })));
+    expect(walkPit(engine, second, 2).map(hitSource)).toEqual(Array.from({ length: 5 }, (_, i) => ({ n: i })));
     engine.cursors.closePits([second]);
     expectNothingHeld(engine, kernels);
   });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, type EngineOptions } from '../../src/engine/engine.ts';
+import { RawJson } from '../../src/engine/raw-json.ts';
 import { DocStore } from '../../src/store/doc-store.ts';
 
 /** A temporary data directory, removed by the returned cleanup. */
@@ -22,4 +23,9 @@ export function tempEngine(options: EngineOptions = {}): { engine: Engine; dir: 
       remove();
     },
   };
+}
+
+/** A hit's `_source` as values (the engine hands stored sources over as their JSON text). */
+export function sourceOf(hit: { _source?: unknown }): unknown {
+  return hit._source instanceof RawJson ? hit._source.value : hit._source;
 }

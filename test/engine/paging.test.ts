@@ -22,7 +22,7 @@ import { Engine, type WriteOp } from '../../src/engine/engine.ts';
 import { EsError } from '../../src/engine/errors.ts';
 import { searchRequest, type Paging, type SortClause } from '../../src/engine/search/request.ts';
 import type { Segment } from '../../src/engine/segment.ts';
-import { tempEngine } from './helpers.ts';
+import { sourceOf, tempEngine } from './helpers.ts';
 import { expectedOrder, IndexModel, type Outcome, type Price, type Source, type Tag } from './paging-model.ts';
 
 // ---- documents and writes ----
@@ -207,7 +207,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
       for (const { paging, response, got } of answers) {
         expect(response.hits.total, label(paging)).toEqual({ value: rows.length, relation: 'eq' });
         expect(got, label(paging)).toEqual(hits.slice(from, from + size));
-        if (source) expect(response.hits.hits.map((hit) => hit._source), label(paging)).toEqual(rows.slice(from, from + size).map((row) => row.entry.source));
+        if (source) expect(response.hits.hits.map(sourceOf), label(paging)).toEqual(rows.slice(from, from + size).map((row) => row.entry.source));
       }
       return answers.map(({ got }) => got.map((hit) => hit._id));
     };
@@ -273,7 +273,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
           const at = sort.length > 0 ? seen.length : from;
           const label = JSON.stringify({ pit: true, paging, sort, after, from: at, size });
           expect(hitsOf(response), label).toEqual(hits.slice(at, at + size));
-          expect(response.hits.hits.map((hit) => hit._source), label).toEqual(rows.slice(at, at + size).map((row) => row.entry.source));
+          expect(response.hits.hits.map(sourceOf), label).toEqual(rows.slice(at, at + size).map((row) => row.entry.source));
           expect(response.hits.total).toEqual({ value: hits.length, relation: 'eq' });
           if (response.hits.hits.length === 0) break;
           seen.push(...response.hits.hits.map((hit) => hit._id));
@@ -299,7 +299,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
     const checkBatch = (response: ReturnType<Engine['search']>) => {
       const { expected, returned, size } = scroll!;
       expect(hitsOf(response), JSON.stringify({ scroll: true, returned, size })).toEqual(expected.hits.slice(returned, returned + size));
-      expect(response.hits.hits.map((hit) => hit._source)).toEqual(expected.rows.slice(returned, returned + size).map((row) => row.entry.source));
+      expect(response.hits.hits.map(sourceOf)).toEqual(expected.rows.slice(returned, returned + size).map((row) => row.entry.source));
       expect(response.hits.total).toEqual({ value: expected.hits.length, relation: 'eq' });
       scroll!.returned += response.hits.hits.length;
       if (response.hits.hits.length === 0) {

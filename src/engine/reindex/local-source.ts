@@ -4,6 +4,7 @@
  * `_shard_doc`, one batch per call. Each batch costs what a first page costs: no deep paging.
  */
 import type { Engine } from '../engine.ts';
+import { RawJson } from '../raw-json.ts';
 import { searchRequest, type SearchRequest, type SourceFilter } from '../search/request.ts';
 import type { HitSource, SourceHit } from './remote-source.ts';
 
@@ -54,7 +55,12 @@ export class LocalSource implements HitSource {
     const { hits } = this.engine.search(undefined, { ...this.request, ...(this.#after && { after: this.#after }) }).hits;
     if (hits.length < this.request.size) this.#done = true;
     if (hits.length > 0) this.#after = hits[hits.length - 1].sort;
-    return hits.map((hit) => ({ index: hit._index, id: hit._id, source: hit._source ?? {}, ...(hit._routing !== undefined && { routing: hit._routing }) }));
+    return hits.map((hit) => {
+      const kept = hit._source ?? {};
+      // Unfiltered, the stored text goes to the destination as it is, parsed once for its mappings.
+      const source = kept instanceof RawJson ? { source: kept.value as Record<string, unknown>, text: kept.text } : { source: kept };
+      return { index: hit._index, id: hit._id, ...source, ...(hit._routing !== undefined && { routing: hit._routing }) };
+    });
   }
 
   async close(): Promise<void> {

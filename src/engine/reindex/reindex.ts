@@ -210,7 +210,7 @@ class Run {
     const { items, committed } = this.engine.applyThenCommit(
       batch.map((hit) => {
         const routing = dest.routing.kind === 'keep' ? hit.routing : dest.routing.kind === 'value' ? dest.routing.value : undefined;
-        return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, ...(routing !== undefined && { routing }) };
+        return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, ...(hit.text !== undefined && { text: hit.text }), ...(routing !== undefined && { routing }) };
       }),
     );
     counts.batches++;

@@ -33,7 +33,14 @@ import { globPattern, isObject } from '../patterns.ts';
 import { timeValueMs } from '../time-value.ts';
 
 /** One document read from a source index. */
-export interface SourceHit { index: string; id: string; routing?: string; source: Record<string, unknown> }
+export interface SourceHit {
+  index: string;
+  id: string;
+  routing?: string;
+  source: Record<string, unknown>;
+  /** The source's JSON text as stored, when the source has it: the destination stores it as it is. */
+  text?: string;
+}
 /** Batches of a source, in order; an empty batch means the end. */
 export interface HitSource { readonly total: number; next(): Promise<SourceHit[]>; close(): Promise<void> }
 

@@ -15,7 +15,8 @@ import type { RunCache } from './runs/run-cache.ts';
 import { planSort, type SortPlan } from './sort/plan.ts';
 import { MATCH_ALL_SCORE } from './sort/score-key.ts';
 import { segmentsInTieOrder } from './sort/tie-break.ts';
-import { filterSource } from './source-filter.ts';
+import type { RawJson } from '../raw-json.ts';
+import { sourceOf } from './source-filter.ts';
 
 /** Reads stored documents of one shard for the fetch phase, in the order of `seqs`. */
 export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (StoredDoc | undefined)[];
@@ -32,7 +33,8 @@ export interface Hit {
   _id: string;
   _score: number | null;
   _routing?: string;
-  _source?: Record<string, unknown>;
+  /** The stored text, spliced into the response as it is, or the parts a `_source` filter keeps. */
+  _source?: Record<string, unknown> | RawJson;
   sort?: unknown[];
 }
 
@@ -147,7 +149,7 @@ function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchReques
   const routing = segment.routings.get(entry.local);
   if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
-  if (request.source !== false) hit._source = filterSource(JSON.parse(doc?.source ?? '{}') as Record<string, unknown>, request.source);
+  if (request.source !== false) hit._source = sourceOf(doc?.source ?? '{}', request.source);
   if (plan.byField) hit.sort = plan.values(entry, entry.local);
   return hit;
 }

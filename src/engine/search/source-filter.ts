@@ -5,7 +5,14 @@
  * every object in an array `a`).
  */
 import { globPattern } from '../patterns.ts';
+import { RawJson } from '../raw-json.ts';
 import type { SourceFilter } from './request.ts';
+
+/** A stored `_source` (its JSON text) as a hit carries it: the text itself, unless a filter keeps only parts. */
+export function sourceOf(text: string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
+  if (filter.includes.length === 0 && filter.excludes.length === 0) return new RawJson(text);
+  return filterSource(JSON.parse(text) as Record<string, unknown>, filter);
+}
 
 export function filterSource(source: Record<string, unknown>, filter: Exclude<SourceFilter, false>): Record<string, unknown> {
   if (filter.includes.length === 0 && filter.excludes.length === 0) return source;

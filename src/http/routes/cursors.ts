@@ -11,7 +11,7 @@ import type { SearchResponse } from '../../engine/search/search.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { jsonBody } from '../request-body.ts';
 import { booleanParam, commaList, tokenName } from '../request-values.ts';
-import { send } from '../respond.ts';
+import { send, sendSearch } from '../respond.ts';
 import { checkParamNames } from '../search-params.ts';
 
 const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
@@ -58,7 +58,7 @@ export function cursorRoutes(engine: Engine): Hono {
     const keepAlive = query.scroll ?? body.scroll;
     const response = engine.scroll(id, keepAlive === undefined ? undefined : timeValueMs('scroll', keepAlive));
     const asInt = query.rest_total_hits_as_int !== undefined && booleanParam(query.rest_total_hits_as_int);
-    return send(c, 200, asInt ? totalAsInt(response) : response);
+    return sendSearch(c, asInt ? totalAsInt(response) : response);
   };
   app.on(['GET', 'POST'], '/_search/scroll', scroll);
   app.on(['GET', 'POST'], '/_search/scroll/:scroll_id', scroll);

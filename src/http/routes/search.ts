@@ -4,7 +4,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { parsingError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
-import { send } from '../respond.ts';
+import { send, sendSearch } from '../respond.ts';
 import { checkParamNames, parseSearchRequest } from '../search-params.ts';
 
 /** URI parameters `_count` accepts besides the body's `query`. */
@@ -16,7 +16,7 @@ export function searchRoutes(engine: Engine): Hono {
   const search = async (c: Context) => {
     const index = c.req.param('index');
     const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), new URL(c.req.url).pathname, index !== undefined);
-    return send(c, 200, engine.search(index, request, c.req.query('routing')));
+    return sendSearch(c, engine.search(index, request, c.req.query('routing')));
   };
   app.on(['GET', 'POST'], '/_search', search);
   app.on(['GET', 'POST'], '/:index/_search', search);

@@ -1,0 +1,63 @@
+/**
+ * Search responses splice each stored `_source` in as the text it was stored as: the response is the
+ * JSON `JSON.stringify` would give, and a document comes back byte for byte as it was sent.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RawJson } from '../../src/engine/raw-json.ts';
+import type { Hit, SearchResponse } from '../../src/engine/search/search.ts';
+import { searchResponseJson } from '../../src/http/search-response.ts';
+import { testApp, type TestApp } from './app-helpers.ts';
+
+/** JSON text with arbitrary (valid) whitespace between tokens, as a client may send it. */
+const spaced = (value: unknown, gap: string) => JSON.stringify(value, null, gap.length > 0 ? gap : undefined);
+
+const hitArb: fc.Arbitrary<Hit> = fc
+  .record({
+    _index: fc.string(),
+    _id: fc.string(),
+    _score: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null }),
+    _routing: fc.option(fc.string(), { nil: undefined }),
+    source: fc.option(fc.tuple(fc.jsonValue().map((v) => ({ v })), fc.constantFrom('', ' ', '\t', '  ')), { nil: undefined }),
+    sort: fc.option(fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null))), { nil: undefined }),
+  })
+  .map(({ source, ...hit }) => ({ ...hit, ...(source && { _source: new RawJson(spaced(source[0], source[1])) }) }) as Hit);
+
+describe('search response text', () => {
+  it('is the JSON the response serializes to, with each _source spliced in as stored', () => {
+    fc.assert(
+      fc.property(fc.array(hitArb, { maxLength: 20 }), fc.option(fc.string(), { nil: undefined }), (hits, pit) => {
+        const body = { ...(pit !== undefined && { pit_id: pit }), took: 1, timed_out: false, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 }, hits: { total: { value: hits.length, relation: 'eq' as const }, max_score: null, hits } } as SearchResponse;
+        const text = searchResponseJson(body);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(body)));
+        for (const hit of hits) if (hit._source instanceof RawJson) expect(text).toContain(hit._source.text);
+      }),
+    );
+  });
+});
+
+describe('over HTTP', () => {
+  let app: TestApp;
+  afterEach(() => app?.close());
+
+  it('returns a document byte for byte as it was sent, through _search and _bulk alike; filter_path and pretty still work', async () => {
+    app = testApp();
+    const sent = '{ "title" : "Dune",\n  "year": 1965, "tags": [ "sf" , "classic" ] }';
+    const put = await app.app.request('/books/_doc/1?refresh=true', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: sent });
+    expect(put.status).toBe(201);
+    const lines = '{"index":{"_id":"2"}}\n{"title":   "Emma" ,"year":1815}\n';
+    expect((await app.json('POST', '/books/_bulk?refresh=true', lines, { 'content-type': 'application/x-ndjson' })).body.errors).toBe(false);
+    const res = await app.app.request('/books/_search?sort=year:desc');
+    const text = await res.text();
+    expect(text).toContain(`"_source":${sent}`);
+    expect(text).toContain('"_source":{"title":   "Emma" ,"year":1815}');
+    expect(JSON.parse(text).hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1', '2']);
+    const filtered = await app.json('GET', '/books/_search?sort=year:desc&filter_path=hits.hits._source.title');
+    expect(filtered.body).toEqual({ hits: { hits: [{ _source: { title: 'Dune' } }, { _source: { title: 'Emma' } }] } });
+    const pretty = await app.json('GET', '/books/_search?sort=year:desc&pretty');
+    expect(pretty.body.hits.hits[0]._source).toEqual({ title: 'Dune', year: 1965, tags: ['sf', 'classic'] });
+    const partial = await app.json('GET', '/books/_search?sort=year:desc&_source=year');
+    expect(partial.body.hits.hits.map((h: { _source: unknown }) => h._source)).toEqual([{ year: 1965 }, { year: 1815 }]);
+    expect((await app.json('GET', '/books/_doc/1')).body._source).toEqual({ title: 'Dune', year: 1965, tags: ['sf', 'classic'] });
+  });
+});
