@@ -1,0 +1,89 @@
+/**
+ * Review of the reindex driver (src/engine/reindex/reindex.ts) under lifetimes and concurrency.
+ * Each `it.fails` asserts what Elasticsearch does and fails today on a bug.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import { reindex } from '../../src/engine/reindex/reindex.ts';
+import type { ReindexRequest } from '../../src/engine/reindex/reindex-request.ts';
+import { tempEngine } from '../engine/helpers.ts';
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+function open(): Engine {
+  const opened = tempEngine({ backgroundDelayMs: 0 });
+  close = opened.close;
+  return opened.engine;
+}
+
+function request(overrides: Partial<ReindexRequest> & { size?: number } = {}): ReindexRequest {
+  const { size = 1, ...rest } = overrides;
+  return {
+    source: { indices: ['src'], size, filter: { includes: [], excludes: [] } },
+    dest: { index: 'dst', opType: 'index', routing: { kind: 'keep' } },
+    conflicts: 'abort',
+    refresh: true,
+    slices: 1,
+    requestsPerSecond: Infinity,
+    keepAliveMs: 60_000,
+    ...rest,
+  };
+}
+
+async function seed(engine: Engine, docs: number, shards = 1): Promise<void> {
+  await engine.createIndex('src', { settings: { number_of_shards: shards } });
+  await engine.write(Array.from({ length: docs }, (_, n) => ({ action: 'index' as const, index: 'src', id: String(n), source: { n } })), 'true');
+}
+
+describe('reindex: throttling and the source keep-alive', () => {
+  // reindex.ts:186 waits `size / rps` between batches, but the point in time the source reads keeps
+  // its keep-alive (`scroll`, 5m by default: local-source.ts:35, 41), and a remote scroll is renewed
+  // with the bare keep-alive (remote-source.ts:264, "reindex here never throttles"). ES adds the
+  // throttle wait to the keep-alive of the read before it (startNextScroll(extraKeepAlive)). With ES's
+  // defaults, size=1000 and requests_per_second=1 wait 1000s > 5m: the reindex dies on its 2nd batch.
+  it.fails('keeps the source alive across a throttle wait longer than its keep-alive', async () => {
+    const engine = open();
+    await seed(engine, 3);
+    // 1 document per 200 ms and a keep-alive of 50 ms: size=1000, rps=1, scroll=5m scaled down.
+    const response = await reindex(engine, request({ requestsPerSecond: 5, keepAliveMs: 50 }));
+    expect(response.created).toBe(3);
+  });
+});
+
+describe('reindex: slices', () => {
+  // reindex.ts:74: Promise.all settles at the first slice that throws; `finally` closes every source
+  // and reindex() answers (the task reads as finished) while the other slices still have commits in
+  // flight: they land after the answer, and whatever they fail with is dropped. ES's parent task
+  // answers once every slice has finished (ParentBulkByScrollTask), with all their results.
+  it.fails('answers only once no slice has a commit in flight', async () => {
+    const engine = open();
+    await seed(engine, 400, 2);
+    const store = engine.store as { write: typeof engine.store.write };
+    const write = store.write.bind(engine.store);
+    let calls = 0;
+    let pending = 0;
+    store.write = async (writes, metas) => {
+      pending++;
+      try {
+        // The third commit (one slice's) fails; every other goes through.
+        if (++calls === 3) throw new Error('disk full');
+        return await write(writes, metas);
+      } finally {
+        pending--;
+      }
+    };
+    let inFlightAtAnswer = -1;
+    try {
+      await reindex(engine, request({ slices: 2, size: 5 })).catch(() => undefined);
+      inFlightAtAnswer = pending;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      store.write = write;
+    }
+    expect(inFlightAtAnswer).toBe(0);
+  });
+});
