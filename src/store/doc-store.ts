@@ -87,10 +87,14 @@ export class DocStore {
 
   /** Removes the index's metadata and every document stored under its uuid; durable. */
   async deleteIndex(meta: IndexMeta): Promise<void> {
-    const pending: Promise<boolean>[] = [];
-    // A newer index may have taken the name since; its metadata must stay. This reads committed
-    // state, so a putIndex for the name must have been awaited before.
-    if (this.meta.get(meta.name)?.uuid === meta.uuid) pending.push(this.meta.remove(meta.name));
+    const pending: Promise<unknown>[] = [];
+    // A newer index may have taken the name since; its metadata must stay. The check runs inside the
+    // write transaction, in order with writes queued before it (a new index's metadata among them).
+    pending.push(
+      this.root.transaction(() => {
+        if (this.meta.get(meta.name)?.uuid === meta.uuid) this.meta.remove(meta.name);
+      }),
+    );
     for (const key of this.docs.getKeys(indexRange(meta.uuid))) pending.push(this.docs.remove(key));
     await this.durable(pending);
   }
@@ -140,7 +144,7 @@ export class DocStore {
    * Waits for the commit, then for the fsync: with `overlappingSync` (lmdb's default on Linux) a
    * write's promise resolves when committed and visible, which a crash can still undo.
    */
-  private async durable(pending: Promise<boolean>[]): Promise<void> {
+  private async durable(pending: Promise<unknown>[]): Promise<void> {
     await Promise.all(pending);
     await this.root.flushed;
   }

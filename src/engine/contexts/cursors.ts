@@ -169,7 +169,8 @@ export class Cursors {
     const context = ours ? this.#open.get(n) : undefined;
     if (!context || context.kind !== kind) throw searchContextMissing(n);
     if (keepAliveMs !== undefined) {
-      this.#checkKeepAlive(keepAliveMs);
+      // The node's own readers may outlast the limit by the waits they are throttled for.
+      if (context.capped) this.#checkKeepAlive(keepAliveMs);
       context.keepAliveMs = keepAliveMs;
     }
     this.#arm(context);
@@ -177,9 +178,11 @@ export class Cursors {
   }
 
   /** (Re)starts the keep-alive: the context closes once it passes without use. */
-  #arm(context: Context): void {
+  #arm(context: Context, remaining = context.keepAliveMs): void {
     clearTimeout(context.timer);
-    context.timer = setTimeout(() => this.#close(context.n, context.kind), Math.min(context.keepAliveMs, 2 ** 31 - 1));
+    // Timers go up to 2^31 - 1 ms (24.8 days): a longer keep-alive takes several in turn.
+    const step = Math.min(remaining, 2 ** 31 - 1);
+    context.timer = setTimeout(() => (remaining > step ? this.#arm(context, remaining - step) : this.#close(context.n, context.kind)), step);
     context.timer.unref();
   }
 

@@ -50,9 +50,10 @@ export class LocalSource implements HitSource {
     }
   }
 
-  async next(): Promise<SourceHit[]> {
+  async next(extraKeepAliveMs = 0): Promise<SourceHit[]> {
     if (this.#done) return [];
-    const { hits } = this.engine.search(undefined, { ...this.request, ...(this.#after && { after: this.#after }) }).hits;
+    const pit = { ...this.request.pit!, keepAliveMs: this.request.pit!.keepAliveMs! + extraKeepAliveMs };
+    const { hits } = this.engine.search(undefined, { ...this.request, pit, ...(this.#after && { after: this.#after }) }).hits;
     if (hits.length < this.request.size) this.#done = true;
     if (hits.length > 0) this.#after = hits[hits.length - 1].sort;
     return hits.map((hit) => {

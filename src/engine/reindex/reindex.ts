@@ -66,20 +66,21 @@ export async function reindex(engine: Engine, request: ReindexRequest, task?: Ru
     const status = emptyStatus(Math.min(source.total, maxDocs), rps === -1 ? -1 : rps / sources.length);
     return { source, maxDocs, status: sources.length > 1 ? { slice_id: id, ...status } : status };
   });
-  const run = new Run(engine, request, task?.signal);
+  const run = new Run(engine, request, sources.length, task?.signal);
   const showSlices = () => (slices.length > 1 ? { ...sum(rps, slices.map((slice) => slice.status)), slices: slices.map((slice) => slice.status) } : slices[0].status);
   if (task) Object.defineProperty(task, 'status', { get: showSlices, configurable: true });
   let failure: unknown;
   try {
-    await Promise.all(slices.map((slice) => run.drain(slice.source, slice.status, slice.maxDocs)));
-  } catch (e) {
-    failure = e;
+    // Every slice ends (a failing one stops the others at their next batch) before the answer.
+    const ended = await Promise.allSettled(slices.map((slice) => run.drain(slice.source, slice.status, slice.maxDocs)));
+    failure = ended.find((result) => result.status === 'rejected')?.reason;
   } finally {
     await Promise.allSettled(sources.map((source) => source.close()));
     slices.forEach(({ source, status: counts }) => (counts.retries.search = (source as Partial<RemoteHitSource>).searchRetries ?? 0));
   }
   if (failure instanceof RemoteSearchFailures) run.searchFailed(failure);
-  else if (failure !== undefined) throw failure;
+  // A cancel (or shutdown) may fail a read in flight: that is the stop, reported as canceled below.
+  else if (failure !== undefined && !task?.signal.aborted) throw failure;
   // A user's cancel says so as ES does; otherwise the node is shutting down.
   if (task?.signal.aborted) for (const slice of slices) slice.status.canceled = task.cancelled ? USER_REQUEST : 'node is closing';
   if (request.refresh && engine.has(request.dest.index)) engine.refresh(request.dest.index);
@@ -153,6 +154,8 @@ class Run {
   constructor(
     private readonly engine: Engine,
     private readonly request: ReindexRequest,
+    /** How many slices share the rate. */
+    private readonly slices: number,
     private readonly signal?: AbortSignal,
   ) {}
 
@@ -168,23 +171,35 @@ class Run {
     let left = maxDocs;
     /** Hits read past `left` when conflicts may not count: written next (a conflict leaves room for more). */
     let unread: SourceHit[] = [];
+    /** The next batch, read before a throttling wait with the wait added to the source's keep-alive (as ES does). */
+    let ahead: Promise<SourceHit[]> | undefined;
     const flushing: Promise<void>[] = [];
     try {
       while (!this.#stopped && !this.signal?.aborted && left > 0) {
         const began = performance.now();
-        let batch = unread.length > 0 ? unread : await source.next();
+        let batch = unread.length > 0 ? unread : await (ahead ?? source.next());
+        ahead = undefined;
         if (this.#stopped || this.signal?.aborted) break;
         unread = batch.slice(left);
         if (batch.length > left) batch = batch.slice(0, left);
         if (batch.length === 0) break;
         const { written, committed } = this.#write(batch, counts);
         left -= this.request.conflicts === 'proceed' ? written : batch.length;
-        // Awaited below; handled now, so that a failed flush does not count as unhandled meanwhile.
-        committed.catch(() => {});
+        // A failed flush stops the slice; it is thrown where it is awaited below.
+        committed.catch(() => (this.#stopped = true));
         flushing.push(committed);
         if (throttled || flushing.length > 1) await flushing.shift();
-        if (throttled) await this.#throttle(batch.length, performance.now() - began, counts);
+        if (!throttled) continue;
+        const delay = this.#delay(batch.length, performance.now() - began);
+        if (delay > 0 && left > 0 && unread.length === 0 && !this.#stopped) {
+          ahead = source.next(delay);
+          ahead.catch(() => {});
+        }
+        await this.#throttle(delay, counts);
       }
+    } catch (e) {
+      this.#stopped = true;
+      throw e;
     } finally {
       await Promise.all(flushing);
     }
@@ -233,11 +248,13 @@ class Run {
     return { written, committed };
   }
 
-  /** Holds the next batch back so that documents go at the slice's rate (ES's per-batch delay). */
-  async #throttle(documents: number, spentMs: number, counts: ReindexStatus): Promise<void> {
-    const rps = counts.requests_per_second;
-    if (rps <= 0) return;
-    const delay = Math.max(0, (documents / rps) * 1000 - spentMs);
+  /** How long to hold the next batch back so that documents go at the slice's rate (ES's per-batch delay). */
+  #delay(documents: number, spentMs: number): number {
+    const rps = this.request.requestsPerSecond / this.slices;
+    return Math.max(0, (documents / rps) * 1000 - spentMs);
+  }
+
+  async #throttle(delay: number, counts: ReindexStatus): Promise<void> {
     if (delay === 0) return;
     counts.throttled_until_millis = Math.round(delay);
     await abortableDelay(delay, this.signal);

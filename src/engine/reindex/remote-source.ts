@@ -42,7 +42,11 @@ export interface SourceHit {
   text?: string;
 }
 /** Batches of a source, in order; an empty batch means the end. */
-export interface HitSource { readonly total: number; next(): Promise<SourceHit[]>; close(): Promise<void> }
+/**
+ * Batches of a source, in order; an empty batch means the end. `next(extraKeepAliveMs)` keeps the
+ * source alive that much longer than its keep-alive (a reindex about to wait before the next read).
+ */
+export interface HitSource { readonly total: number; next(extraKeepAliveMs?: number): Promise<SourceHit[]>; close(): Promise<void> }
 
 /** `source.remote` as ES's `RemoteInfo` holds it. */
 export interface RemoteInfo {
@@ -261,7 +265,7 @@ function keepAlive(given = '5m'): KeepAlive {
 /** Remotes before 5.0 cannot read nanos or micros, so ES rounds up to whole milliseconds for them. */
 function keepAliveParam(scroll: KeepAlive, version: number, renewal: boolean): string {
   if (version < V5_0) return `${Math.ceil(scroll.ms)}ms`;
-  // A renewal asks for the keep-alive plus any throttling wait, in nanoseconds; reindex here never throttles.
+  // A renewal asks for the keep-alive plus any throttling wait, in nanoseconds.
   return renewal ? `${Math.round(scroll.ms * 1e6)}nanos` : scroll.text;
 }
 
@@ -397,11 +401,12 @@ class RemoteScroll implements RemoteHitSource {
     this.received(this.first);
   }
 
-  async next(): Promise<SourceHit[]> {
+  async next(extraKeepAliveMs = 0): Promise<SourceHit[]> {
     this.client.throwIfAborted();
     if (this.closing) throw new EsError(500, 'illegal_state_exception', 'the remote source is closed');
     if (this.ended) return [];
-    const response = this.first ?? this.received(await this.retrying(async () => searchResponse(await this.client.send(scrollCall(this.scrollId, this.keepAlive, this.version)))));
+    const keepAlive = extraKeepAliveMs > 0 ? { ...this.keepAlive, ms: this.keepAlive.ms + extraKeepAliveMs } : this.keepAlive;
+    const response = this.first ?? this.received(await this.retrying(async () => searchResponse(await this.client.send(scrollCall(this.scrollId, keepAlive, this.version)))));
     this.first = undefined;
     if (response.failures.length > 0 || response.timedOut) throw new RemoteSearchFailures(response.failures, response.timedOut);
     if (response.hits.length === 0) this.ended = true;

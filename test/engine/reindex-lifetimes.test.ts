@@ -1,12 +1,12 @@
 /**
- * Review of the reindex driver (src/engine/reindex/reindex.ts) under lifetimes and concurrency.
- * Each `it.fails` asserts what Elasticsearch does and fails today on a bug.
+ * The reindex driver (src/engine/reindex/reindex.ts) under lifetimes and concurrency: its source
+ * outlives throttling waits, and a sliced run answers only once every slice has ended.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { reindex } from '../../src/engine/reindex/reindex.ts';
 import type { ReindexRequest } from '../../src/engine/reindex/reindex-request.ts';
-import { tempEngine } from '../engine/helpers.ts';
+import { tempEngine } from './helpers.ts';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -45,7 +45,7 @@ describe('reindex: throttling and the source keep-alive', () => {
   // with the bare keep-alive (remote-source.ts:264, "reindex here never throttles"). ES adds the
   // throttle wait to the keep-alive of the read before it (startNextScroll(extraKeepAlive)). With ES's
   // defaults, size=1000 and requests_per_second=1 wait 1000s > 5m: the reindex dies on its 2nd batch.
-  it.fails('keeps the source alive across a throttle wait longer than its keep-alive', async () => {
+  it('keeps the source alive across a throttle wait longer than its keep-alive', async () => {
     const engine = open();
     await seed(engine, 3);
     // 1 document per 200 ms and a keep-alive of 50 ms: size=1000, rps=1, scroll=5m scaled down.
@@ -59,7 +59,7 @@ describe('reindex: slices', () => {
   // and reindex() answers (the task reads as finished) while the other slices still have commits in
   // flight: they land after the answer, and whatever they fail with is dropped. ES's parent task
   // answers once every slice has finished (ParentBulkByScrollTask), with all their results.
-  it.fails('answers only once no slice has a commit in flight', async () => {
+  it('answers only once no slice has a commit in flight', async () => {
     const engine = open();
     await seed(engine, 400, 2);
     const store = engine.store as { write: typeof engine.store.write };
