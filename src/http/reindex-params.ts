@@ -8,7 +8,7 @@
  */
 import { badRequest, EsError, illegalArgument, validationFailed } from '../engine/errors.ts';
 import { isObject } from '../engine/patterns.ts';
-import { parseRemoteInfo, queryJson, type RemoteInfo } from '../engine/reindex/remote-source.ts';
+import { parseRemoteInfo, queryJson, type RemoteInfo } from '../engine/reindex/remote-info.ts';
 import type { ReindexRequest } from '../engine/reindex/reindex-request.ts';
 import { timeValueMs } from '../engine/time-value.ts';
 import { bodyInt, booleanParam, intParam, notSupported, tokenName } from './request-values.ts';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reindex, type ReindexResponse } from '../../src/engine/reindex/reindex.ts';
-import { parseRemoteInfo } from '../../src/engine/reindex/remote-source.ts';
+import { parseRemoteInfo } from '../../src/engine/reindex/remote-info.ts';
 import { tempEngine } from './helpers.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -37,7 +37,7 @@ async function stallingRemote(): Promise<number> {
 }
 
 describe('reindex from remote: cancel', () => {
-  // reindex.ts:74-82: the cancel aborts the scroll request in flight (remote-source.ts RemoteClient
+  // reindex.ts:74-82: the cancel aborts the scroll request in flight (remote-client.ts RemoteClient
   // fails it with the signal's reason), drain rethrows that, and reindex() rethrows every failure
   // that is not a RemoteSearchFailures. The task ends with error task_cancelled_exception and the
   // counts are lost. ES checks isCancelled between steps and answers the response with

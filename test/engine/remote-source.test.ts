@@ -7,15 +7,9 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EsError } from '../../src/engine/errors.ts';
-import {
-  checkRemoteAllowed,
-  describeRemote,
-  openRemoteSource,
-  parseRemoteInfo,
-  RemoteSearchFailures,
-  type RemoteHitSource,
-  type SourceHit,
-} from '../../src/engine/reindex/remote-source.ts';
+import type { SourceHit } from '../../src/engine/reindex/hit-source.ts';
+import { checkRemoteAllowed, describeRemote, parseRemoteInfo } from '../../src/engine/reindex/remote-info.ts';
+import { openRemoteSource, RemoteSearchFailures, type RemoteHitSource } from '../../src/engine/reindex/remote-source.ts';
 
 interface Recorded {
   method: string;

@@ -6,7 +6,7 @@
 import type { Engine } from '../engine.ts';
 import { RawJson } from '../raw-json.ts';
 import { searchRequest, type SearchRequest, type SourceFilter } from '../search/request.ts';
-import type { HitSource, SourceHit } from './remote-source.ts';
+import type { HitSource, SourceHit } from './hit-source.ts';
 
 export interface LocalSourceOptions {
   /** Index expression (comma list, wildcards). */

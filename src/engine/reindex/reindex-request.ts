@@ -3,7 +3,7 @@
  * with Elasticsearch's defaults filled in.
  */
 import type { SourceFilter } from '../search/request.ts';
-import type { RemoteInfo } from './remote-source.ts';
+import type { RemoteInfo } from './remote-info.ts';
 
 export interface ReindexRequest {
   source: {

@@ -9,9 +9,11 @@ import type { Engine } from '../engine.ts';
 import { EsError, validationFailed } from '../errors.ts';
 import { USER_REQUEST, type RunningTask } from '../tasks/task-manager.ts';
 import { formatTimeValue } from '../time-value.ts';
+import type { HitSource, SourceHit } from './hit-source.ts';
 import { LocalSource } from './local-source.ts';
 import type { ReindexRequest } from './reindex-request.ts';
-import { checkRemoteAllowed, describeRemote, openRemoteSource, RemoteSearchFailures, type HitSource, type RemoteHitSource, type SourceHit } from './remote-source.ts';
+import { checkRemoteAllowed, describeRemote } from './remote-info.ts';
+import { openRemoteSource, RemoteSearchFailures, type RemoteHitSource } from './remote-source.ts';
 
 /** The counters a reindex reports as it goes (the task's `status`) and when done. */
 export interface ReindexStatus {
