@@ -4,7 +4,7 @@
  * shard's ordinal for a document is its segment's base plus i.
  */
 import type { DocValues } from './mapping.ts';
-import { compareTerms, sortedDistinct } from './terms.ts';
+import { globalOrdinals, sortedDistinct } from './terms.ts';
 
 /** A numeric column (dates and booleans too): f64 per document, NaN where the field is missing. */
 export interface NumberColumn {
@@ -174,29 +174,47 @@ function concatNumbers(parts: readonly { segment: Segment; locals: ArrayLike<num
   return { kind: 'number', min, max };
 }
 
+/**
+ * The parts' keyword columns as one: the terms the kept documents use, merged from the parts'
+ * sorted dictionaries (no sort, no string hashing per document), and each document's ordinals
+ * remapped through one integer table per part.
+ */
 function concatKeywords(parts: readonly { segment: Segment; locals: ArrayLike<number> }[], field: string, n: number): KeywordColumn {
   const columns = parts.map((p) => p.segment.columns.get(field) as KeywordColumn | undefined);
-  const used = new Set<string>();
+  // Which of each part's terms a kept document uses.
+  const used = columns.map((column) => new Uint8Array(column?.terms.length ?? 0));
   parts.forEach(({ locals }, p) => {
     const column = columns[p];
     if (!column) return;
+    const marks = used[p], max = column.max ?? column.min;
     for (let i = 0; i < locals.length; i++) {
-      for (const ords of [column.min, column.max ?? column.min]) if (ords[locals[i]] >= 0) used.add(column.terms[ords[locals[i]]]);
+      const lo = column.min[locals[i]], hi = max[locals[i]];
+      if (lo >= 0) marks[lo] = 1;
+      if (hi >= 0) marks[hi] = 1;
     }
   });
-  const terms = [...used].sort(compareTerms);
-  const ordinal = new Map(terms.map((t, i) => [t, i]));
+  const kept = columns.map((column, p) => (column ? column.terms.filter((_, ord) => used[p][ord] === 1) : []));
+  const { terms, maps } = globalOrdinals(kept);
+  // Old ordinal → new ordinal, per part (-1 for terms no kept document uses).
+  const remaps = columns.map((column, p) => {
+    const remap = new Int32Array(column?.terms.length ?? 0).fill(-1);
+    for (let ord = 0, k = 0; ord < remap.length; ord++) if (used[p][ord] === 1) remap[ord] = maps[p][k++];
+    return remap;
+  });
   const min = new Int32Array(n).fill(-1);
-  const anyMax = columns.some((c) => c?.max);
-  const max = anyMax ? new Int32Array(n).fill(-1) : undefined;
+  const max = columns.some((c) => c?.max) ? new Int32Array(n).fill(-1) : undefined;
   let at = 0;
   parts.forEach(({ locals }, p) => {
     const column = columns[p];
+    if (!column) {
+      at += locals.length;
+      return;
+    }
+    const remap = remaps[p], hiOrds = column.max ?? column.min;
     for (let i = 0; i < locals.length; i++, at++) {
-      if (!column) continue;
-      const lo = column.min[locals[i]], hi = (column.max ?? column.min)[locals[i]];
-      if (lo >= 0) min[at] = ordinal.get(column.terms[lo])!;
-      if (max && hi >= 0) max[at] = ordinal.get(column.terms[hi])!;
+      const lo = column.min[locals[i]], hi = hiOrds[locals[i]];
+      if (lo >= 0) min[at] = remap[lo];
+      if (max && hi >= 0) max[at] = remap[hi];
     }
   });
   return { kind: 'keyword', terms, min, max };

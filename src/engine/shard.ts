@@ -33,6 +33,8 @@ export interface DocLocation {
   routing?: string;
   segment?: Segment;
   local: number;
+  /** Replaced or deleted: no longer the live version of its id. */
+  removed?: true;
 }
 
 /** How long a deleted id's version is remembered, so a new write continues it (ES's `index.gc_deletes`). */
@@ -44,6 +46,10 @@ const MAX_SEGMENTS = 8;
 export class Shard {
   snapshot: ShardSnapshot;
   #buffer = new Map<number, SegmentDoc>();
+  /** The location of each buffered document, by seq. */
+  #buffered = new Map<number, DocLocation>();
+  /** Per segment, the location of each of its documents by position: a merge moves them without looking ids up. */
+  #locations = new WeakMap<Segment, DocLocation[]>();
   #pendingDeletes = new Map<Segment, number[]>();
   #ids = new Map<string, DocLocation>();
   #tombstones = new Map<string, { version: number; at: number }>();
@@ -107,6 +113,7 @@ export class Shard {
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
     this.#buffer.set(seq, { id, seq, values, ...(routing !== undefined && { routing }) });
     const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
+    this.#buffered.set(seq, location);
     this.#ids.set(id, location);
     return { location, replaced };
   }
@@ -116,12 +123,14 @@ export class Shard {
     const location = this.#ids.get(id);
     if (!location) return undefined;
     this.#ids.delete(id);
+    location.removed = true;
     if (location.segment) {
       const list = this.#pendingDeletes.get(location.segment);
       if (list) list.push(location.local);
       else this.#pendingDeletes.set(location.segment, [location.local]);
     } else {
       this.#buffer.delete(location.seq);
+      this.#buffered.delete(location.seq);
     }
     return location;
   }
@@ -134,9 +143,11 @@ export class Shard {
     let segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));
     this.#pendingDeletes.clear();
     if (this.#buffer.size > 0) {
-      const segment = Segment.build([...this.#buffer.values()], this.familyOf);
+      const docs = [...this.#buffer.values()];
+      const segment = Segment.build(docs, this.familyOf);
+      this.#place(segment, docs.map((doc) => this.#buffered.get(doc.seq)!));
       this.#buffer.clear();
-      this.#relocate(segment);
+      this.#buffered.clear();
       segments.push({ segment, deletedCount: 0, base: 0 });
     }
     segments = segments.filter((s) => s.deletedCount < s.segment.count);
@@ -174,19 +185,27 @@ export class Shard {
     }
     const parts = segments.slice(best, best + 2).map((s) => ({ segment: s.segment, locals: liveLocals(s) }));
     const merged = Segment.concat(parts);
-    this.#relocate(merged);
+    const moved: DocLocation[] = [];
+    for (const { segment, locals } of parts) {
+      const locations = this.#locations.get(segment)!;
+      for (let i = 0; i < locals.length; i++) moved.push(locations[locals[i]]);
+    }
+    this.#place(merged, moved);
     return [...segments.slice(0, best), { segment: merged, deletedCount: 0, base: 0 }, ...segments.slice(best + 2)];
   }
 
-  /** Points the id table at `segment` for each of its documents that is still the live version. */
-  #relocate(segment: Segment): void {
-    for (let i = 0; i < segment.count; i++) {
-      const location = this.#ids.get(segment.ids[i]);
-      if (location && location.seq === segment.seqs[i]) {
-        location.segment = segment;
-        location.local = i;
-      }
+  /**
+   * Points each document's location at its position in `segment` (`locations` in segment order),
+   * unless it was replaced or deleted meanwhile, and keeps them for the segment's next merge.
+   */
+  #place(segment: Segment, locations: DocLocation[]): void {
+    for (let i = 0; i < locations.length; i++) {
+      const location = locations[i];
+      if (location.removed) continue;
+      location.segment = segment;
+      location.local = i;
     }
+    this.#locations.set(segment, locations);
   }
 
   #publish(segments: LiveSegment[]): void {
