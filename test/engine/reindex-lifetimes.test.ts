@@ -40,11 +40,9 @@ async function seed(engine: Engine, docs: number, shards = 1): Promise<void> {
 }
 
 describe('reindex: throttling and the source keep-alive', () => {
-  // reindex.ts:186 waits `size / rps` between batches, but the point in time the source reads keeps
-  // its keep-alive (`scroll`, 5m by default: local-source.ts:35, 41), and a remote scroll is renewed
-  // with the bare keep-alive (remote-source.ts:264, "reindex here never throttles"). ES adds the
-  // throttle wait to the keep-alive of the read before it (startNextScroll(extraKeepAlive)). With ES's
-  // defaults, size=1000 and requests_per_second=1 wait 1000s > 5m: the reindex dies on its 2nd batch.
+  // A throttled reindex waits `size / rps` between batches, longer than its source's keep-alive when
+  // the rate is low (ES's defaults, size=1000 and requests_per_second=1, wait 1000 s > 5m). As ES does
+  // (startNextScroll(extraKeepAlive)), the read before the wait asks for the wait on top of the keep-alive.
   it('keeps the source alive across a throttle wait longer than its keep-alive', async () => {
     const engine = open();
     await seed(engine, 3);
