@@ -133,19 +133,46 @@ function numberColumn(docs: readonly SegmentDoc[], field: string): NumberColumn 
   return { kind: 'number', min, max: multi ? max : undefined };
 }
 
+/**
+ * One pass numbers the distinct terms as they come (one lookup per value), the sort orders them,
+ * and a second pass turns each document's first-seen numbers into ordinals.
+ */
 function keywordColumn(docs: readonly SegmentDoc[], field: string): KeywordColumn {
-  const terms = sortedDistinct(docs.flatMap((d) => (d.values.get(field) as string[] | undefined) ?? []));
-  const ordinal = new Map(terms.map((t, i) => [t, i]));
-  const min = new Int32Array(docs.length).fill(-1);
-  const max = new Int32Array(docs.length).fill(-1);
-  let multi = false;
-  docs.forEach((doc, i) => {
-    const values = doc.values.get(field) as string[] | undefined;
-    if (!values) return;
-    [min[i], max[i]] = extremes(values.map((v) => ordinal.get(v)!));
-    multi ||= min[i] !== max[i];
-  });
-  return { kind: 'keyword', terms, min, max: multi ? max : undefined };
+  const n = docs.length;
+  const seen = new Map<string, number>();
+  /** Per document, the first-seen number of its only value, -1 when missing, -2 when it has several. */
+  const single = new Int32Array(n).fill(-1);
+  const several = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const values = docs[i].values.get(field) as string[] | undefined;
+    if (!values) continue;
+    for (const value of values) if (!seen.has(value)) seen.set(value, seen.size);
+    if (values.length === 1) single[i] = seen.get(values[0])!;
+    else {
+      single[i] = -2;
+      several.set(i, values.map((value) => seen.get(value)!));
+    }
+  }
+  const terms = sortedDistinct(seen.keys());
+  const ordinalOf = new Int32Array(seen.size);
+  terms.forEach((term, ordinal) => (ordinalOf[seen.get(term)!] = ordinal));
+  const min = new Int32Array(n);
+  /** Documents whose greatest value differs from their least, and that value. */
+  const highs: [doc: number, ordinal: number][] = [];
+  for (let i = 0; i < n; i++) {
+    const first = single[i];
+    if (first !== -2) {
+      min[i] = first < 0 ? -1 : ordinalOf[first];
+      continue;
+    }
+    const [lo, hi] = extremes(several.get(i)!.map((number) => ordinalOf[number]));
+    min[i] = lo;
+    if (hi !== lo) highs.push([i, hi]);
+  }
+  if (highs.length === 0) return { kind: 'keyword', terms, min };
+  const max = min.slice();
+  for (const [i, hi] of highs) max[i] = hi;
+  return { kind: 'keyword', terms, min, max };
 }
 
 /** Least and greatest of a non-empty list (a loop: spreading a long list into Math.min overflows the stack). */

@@ -21,8 +21,13 @@ function codePointRank(unit: number): number {
 
 /** The distinct terms, sorted. */
 export function sortedDistinct(terms: Iterable<string>): string[] {
-  return [...new Set(terms)].sort(compareTerms);
+  const distinct = [...new Set(terms)];
+  // Without surrogates or U+E000..U+FFFF, UTF-16 order is code point order: the built-in sort applies.
+  return distinct.some((term) => BEYOND_BMP_ORDER.test(term)) ? distinct.sort(compareTerms) : distinct.sort();
 }
+
+/** Characters where UTF-16 order and code point order can part. */
+const BEYOND_BMP_ORDER = /[\uD800-\uFFFF]/;
 
 /** The index of the first term not below `term` (its insertion point when absent). */
 export function lowerBound(terms: readonly string[], term: string): number {
