@@ -9,7 +9,7 @@
 import { badRequest, EsError, illegalArgument, validationFailed } from '../engine/errors.ts';
 import { isObject } from '../engine/patterns.ts';
 import { parseRemoteInfo, queryJson, type RemoteInfo } from '../engine/reindex/remote-info.ts';
-import type { ReindexRequest } from '../engine/reindex/reindex-request.ts';
+import { DEFAULT_BATCH, DEFAULT_KEEP_ALIVE_MS, type ReindexRequest } from '../engine/reindex/reindex-request.ts';
 import { timeValueMs } from '../engine/time-value.ts';
 import { bodyInt, booleanParam, intParam, notSupported, tokenName } from './request-values.ts';
 import { parseQuery } from './search-query.ts';
@@ -17,8 +17,6 @@ import { sourceFromBody } from './search-source.ts';
 
 type Params = Record<string, string | undefined>;
 
-const DEFAULT_BATCH = 1000;
-const DEFAULT_KEEP_ALIVE_MS = 5 * 60_000;
 
 export function parseReindexRequest(query: Params, body: unknown): ReindexRequest {
   if (!isObject(body)) throw badRequest('parsing_exception', `request body is required`);

@@ -11,7 +11,7 @@ import { WasmKernels, wasmModule } from '../../src/core/index.ts';
 import type { Engine, WriteOp } from '../../src/engine/engine.ts';
 import { EsError } from '../../src/engine/errors.ts';
 import { reindex } from '../../src/engine/reindex/reindex.ts';
-import type { ReindexRequest } from '../../src/engine/reindex/reindex-request.ts';
+import { reindexRequest as withDefaults, type ReindexRequest } from '../../src/engine/reindex/reindex-request.ts';
 import { searchRequest, type SearchRequest, type SortClause } from '../../src/engine/search/request.ts';
 import type { Hit } from '../../src/engine/search/search.ts';
 import type { NodeSettings } from '../../src/engine/node-settings.ts';
@@ -209,16 +209,7 @@ describe('points in time', () => {
 
 function reindexRequest(overrides: Partial<ReindexRequest> & { size?: number } = {}): ReindexRequest {
   const { size = 4, ...rest } = overrides;
-  return {
-    source: { indices: ['src'], size, filter: { includes: [], excludes: [] } },
-    dest: { index: 'dst', opType: 'index', routing: { kind: 'keep' } },
-    conflicts: 'abort',
-    refresh: true,
-    slices: 1,
-    requestsPerSecond: Infinity,
-    keepAliveMs: 300_000,
-    ...rest,
-  };
+  return withDefaults(['src'], 'dst', { source: { indices: ['src'], size, filter: { includes: [], excludes: [] } }, refresh: true, ...rest });
 }
 
 /** ES's split of max_docs between slices: the first ones take the remainder. */

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { reindex } from '../../src/engine/reindex/reindex.ts';
-import type { ReindexRequest } from '../../src/engine/reindex/reindex-request.ts';
+import { reindexRequest, type ReindexRequest } from '../../src/engine/reindex/reindex-request.ts';
 import { tempEngine } from './helpers.ts';
 
 let close: (() => Promise<void>) | undefined;
@@ -22,16 +22,7 @@ function open(): Engine {
 
 function request(overrides: Partial<ReindexRequest> & { size?: number } = {}): ReindexRequest {
   const { size = 1, ...rest } = overrides;
-  return {
-    source: { indices: ['src'], size, filter: { includes: [], excludes: [] } },
-    dest: { index: 'dst', opType: 'index', routing: { kind: 'keep' } },
-    conflicts: 'abort',
-    refresh: true,
-    slices: 1,
-    requestsPerSecond: Infinity,
-    keepAliveMs: 60_000,
-    ...rest,
-  };
+  return reindexRequest(['src'], 'dst', { source: { indices: ['src'], size, filter: { includes: [], excludes: [] } }, refresh: true, keepAliveMs: 60_000, ...rest });
 }
 
 async function seed(engine: Engine, docs: number, shards = 1): Promise<void> {

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reindex, type ReindexResponse } from '../../src/engine/reindex/reindex.ts';
+import { reindexRequest } from '../../src/engine/reindex/reindex-request.ts';
 import { parseRemoteInfo } from '../../src/engine/reindex/remote-info.ts';
 import { tempEngine } from './helpers.ts';
 
@@ -47,15 +48,11 @@ describe('reindex from remote: cancel', () => {
     const { engine, close } = tempEngine({ settings: { reindexRemoteWhitelist: ['127.0.0.1:*'] } });
     cleanups.push(close);
     const task = engine.tasks.start<ReindexResponse>('indices:data/write/reindex', 'remote', (running) =>
-      reindex(engine, {
+      reindex(engine, reindexRequest(['src'], 'dst', {
         source: { indices: ['src'], size: 1, filter: { includes: [], excludes: [] }, remote: parseRemoteInfo({ host: `http://127.0.0.1:${port}` }) },
-        dest: { index: 'dst', opType: 'index', routing: { kind: 'keep' } },
-        conflicts: 'abort',
         refresh: true,
-        slices: 1,
-        requestsPerSecond: Infinity,
         keepAliveMs: 60_000,
-      }, running),
+      }), running),
     );
     // Let the first batch be written and the scroll request go out.
     await new Promise((resolve) => setTimeout(resolve, 200));

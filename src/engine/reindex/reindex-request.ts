@@ -34,3 +34,22 @@ export interface ReindexRequest {
   /** How long the source's point in time (or remote scroll) lives between batches (ES's `scroll`, 5m). */
   keepAliveMs: number;
 }
+
+/** Documents per batch when `source.size` is not given (ES's). */
+export const DEFAULT_BATCH = 1000;
+/** The source's keep-alive when `scroll` is not given (ES's 5m). */
+export const DEFAULT_KEEP_ALIVE_MS = 5 * 60_000;
+
+/** A reindex from `source` into `dest` with ES's defaults for everything not given. */
+export function reindexRequest(source: string[], dest: string, overrides: Partial<ReindexRequest> = {}): ReindexRequest {
+  return {
+    source: { indices: source, size: DEFAULT_BATCH, filter: { includes: [], excludes: [] } },
+    dest: { index: dest, opType: 'index', routing: { kind: 'keep' } },
+    conflicts: 'abort',
+    refresh: false,
+    slices: 1,
+    requestsPerSecond: Infinity,
+    keepAliveMs: DEFAULT_KEEP_ALIVE_MS,
+    ...overrides,
+  };
+}
