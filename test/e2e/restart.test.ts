@@ -73,19 +73,11 @@ describe('restart', () => {
   it('keeps acknowledged writes when the server process is killed with SIGKILL', async () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);
-    const { child, url: listening } = serverProcess(dir);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    try {
-      const url = await listening;
+    await killedAfter(dir, async (url) => {
       const lines = Array.from({ length: 200 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
       const res = await fetch(`${url}/acked/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
       expect(((await res.json()) as { errors: boolean }).errors).toBe(false);
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    } finally {
-      clearTimeout(timer);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    });
 
     const again = await startServer({ dataDir: dir, port: 0 });
     try {
@@ -100,11 +92,8 @@ describe('restart', () => {
 describe('tasks across a restart', () => {
   it('a reindex killed mid-way reads as interrupted after the restart, and one that finished keeps its result', async () => {
     const { dir, remove } = tempDir();
-    const { child, url: listening } = serverProcess(dir);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    let done: string, interrupted: string;
-    try {
-      const url = await listening;
+    let done = '', interrupted = '';
+    await killedAfter(dir, async (url) => {
       const lines = Array.from({ length: 300 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
       await fetch(`${url}/src/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
       done = (await json(`${url}/_reindex?wait_for_completion=false`, 'POST', { source: { index: 'src' }, dest: { index: 'fast' } })).body.task;
@@ -112,12 +101,7 @@ describe('tasks across a restart', () => {
       // Ten documents a second in batches of ten: it runs for half a minute unless stopped.
       interrupted = (await json(`${url}/_reindex?wait_for_completion=false&requests_per_second=10`, 'POST', { source: { index: 'src', size: 10 }, dest: { index: 'slow' } })).body.task;
       expect((await json(`${url}/_tasks/${interrupted}`)).body.completed).toBe(false);
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    } finally {
-      clearTimeout(timer);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    });
 
     const again = await startServer({ dataDir: dir, port: 0 });
     try {
@@ -157,6 +141,20 @@ describe('shutdown', () => {
     }
   });
 });
+
+/** Runs `work` against the real server on `dataDir`, then kills it with SIGKILL (at the latest after 30 s). */
+async function killedAfter(dataDir: string, work: (url: string) => Promise<void>): Promise<void> {
+  const { child, url } = serverProcess(dataDir);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  try {
+    await work(await url);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+  } finally {
+    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
 
 /** `npm start`'s entry point as a child process on a free port, and the URL it announces. */
 function serverProcess(dataDir: string) {
