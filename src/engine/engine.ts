@@ -247,7 +247,7 @@ export class Engine {
     return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
   }
 
-  readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seqs) => this.sources.loadAll(target.index.uuid, shard, seqs), this.runs);
+  readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seqs) => this.sources.sourcesOf(target.index.uuid, shard, seqs), this.runs);
 
   count(expression: string | undefined): { count: number; shards: number } {
     const targets: IndexSnapshot[] = this.resolve(expression).map((index) => index.snapshot());

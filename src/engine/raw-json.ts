@@ -5,8 +5,17 @@
  */
 export class RawJson {
   #value: unknown;
+  #text: string | undefined;
 
-  constructor(readonly text: string) {}
+  /** @param raw the JSON as stored: UTF-8 bytes, or text. */
+  constructor(readonly raw: Uint8Array | string) {
+    if (typeof raw === 'string') this.#text = raw;
+  }
+
+  /** The JSON text (decoded once, on first use). */
+  get text(): string {
+    return (this.#text ??= Buffer.from(this.raw as Uint8Array).toString('utf8'));
+  }
 
   /** The parsed value (parsed once, on first use). */
   get value(): unknown {

@@ -45,24 +45,25 @@ export class Sources {
   }
 
   /**
-   * The documents at `seqs` of one shard, in that order. Ascending seqs close together (a page in
-   * index order: a point-in-time walk, a scroll, a reindex) are read in one pass over storage; the
-   * rest one by one.
+   * The `_source` of the documents at `seqs` of one shard, in that order: UTF-8 bytes as stored, or
+   * text for documents storage does not hold (committing, retired). Ascending seqs close together (a
+   * page in index order: a point-in-time walk, a scroll, a reindex) are read in one pass over storage;
+   * the rest one by one.
    */
-  loadAll(uuid: string, shard: number, seqs: readonly number[]): (StoredDoc | undefined)[] {
+  sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (Uint8Array | string | undefined)[] {
     const n = seqs.length;
-    const out: (StoredDoc | undefined)[] = new Array(n);
+    const out: (Uint8Array | string | undefined)[] = new Array(n);
     let ascending = n >= RANGE_READ_MIN;
     for (let i = 1; ascending && i < n; i++) ascending = seqs[i] > seqs[i - 1];
     if (ascending && seqs[n - 1] - seqs[0] < n * RANGE_READ_SPREAD) {
       let i = 0;
-      for (const { seq, doc } of this.store.docsBetween(uuid, shard, seqs[0], seqs[n - 1])) {
+      for (const { seq, source } of this.store.sourcesBetween(uuid, shard, seqs[0], seqs[n - 1])) {
         while (i < n && seqs[i] < seq) i++;
-        if (i < n && seqs[i] === seq) out[i++] = doc;
+        if (i < n && seqs[i] === seq) out[i++] = source;
       }
     }
     // Whatever storage does not hold (committing, retired) or was not read in a pass.
-    for (let i = 0; i < n; i++) out[i] ??= this.load(uuid, shard, seqs[i]);
+    for (let i = 0; i < n; i++) out[i] ??= this.load(uuid, shard, seqs[i])?.source;
     return out;
   }
 

@@ -9,7 +9,7 @@ import type { SearchResponse } from '../engine/search/search.ts';
 import { errorBody } from './error-response.ts';
 import { filterPath } from './filter-path.ts';
 import { RESPONSE_CONTENT_TYPE } from './media-type.ts';
-import { searchResponseJson } from './search-response.ts';
+import { searchResponseBody } from './search-response.ts';
 
 /** A successful response, trimmed by `filter_path` if given. */
 export function send(c: Context, status: number, body: unknown): Response {
@@ -20,7 +20,7 @@ export function send(c: Context, status: number, body: unknown): Response {
 /** A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty` reshape it. */
 export function sendSearch(c: Context, body: SearchResponse): Response {
   if (c.req.query('filter_path') !== undefined || c.req.query('pretty') !== undefined) return send(c, 200, body);
-  return c.body(searchResponseJson(body), 200, { 'Content-Type': RESPONSE_CONTENT_TYPE });
+  return c.body(searchResponseBody(body), 200, { 'Content-Type': RESPONSE_CONTENT_TYPE });
 }
 
 /** Errors are never filtered (ES turns `filter_path` off for them). */

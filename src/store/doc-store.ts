@@ -8,7 +8,7 @@
  * lookup and a string slice, no decoding. lmdb's ordered-binary keys compare arrays element by element
  * and numbers numerically, so a range over `[uuid, …]` yields that index's documents in (shard, seq)
  * order, for any seq up to 2^53, and a range over one shard's seqs reads them in one pass
- * ({@link DocStore.docsBetween}). A data directory from before this layout (MessagePack values in
+ * ({@link DocStore.sourcesBetween}). A data directory from before this layout (MessagePack values in
  * `docs`) is converted once when opened.
  *
  * Reads are synchronous (the file is memory-mapped); every write resolves only once flushed to disk.
@@ -108,9 +108,12 @@ export class DocStore {
     return bytes && decodeDoc(bytes);
   }
 
-  /** The stored documents of one shard with seqs in [from, to], in seq order: one pass over the range. */
-  docsBetween(uuid: string, shard: number, from: number, to: number): Iterable<{ seq: number; doc: StoredDoc }> {
-    return this.docs.getRange({ start: [uuid, shard, from], end: [uuid, shard, to + 1] }).map(({ key, value }) => ({ seq: key[2], doc: decodeDoc(value) }));
+  /**
+   * The `_source` bytes (UTF-8 JSON, as stored) of one shard's documents with seqs in [from, to], in
+   * seq order: one pass over the range, nothing decoded.
+   */
+  sourcesBetween(uuid: string, shard: number, from: number, to: number): Iterable<{ seq: number; source: Buffer }> {
+    return this.docs.getRange({ start: [uuid, shard, from], end: [uuid, shard, to + 1] }).map(({ key, value }) => ({ seq: key[2], source: value.subarray(sourceStart(value)) }));
   }
 
   /** Every stored document of the index, in (shard, seq) order. */
@@ -167,6 +170,14 @@ export function encodeDoc(doc: StoredDoc): Buffer {
   if (doc.routing !== undefined) at += out.write(doc.routing, at, 'utf8');
   out.write(doc.source, at, 'utf8');
   return out;
+}
+
+/** Where a stored document's `_source` starts in its bytes. */
+function sourceStart(bytes: Buffer): number {
+  if (bytes[0] !== FORMAT) throw new Error(`stored document in an unknown format [${bytes[0]}]`);
+  const afterId = 13 + bytes.readUInt32LE(9);
+  const routingField = bytes.readUInt32LE(afterId);
+  return afterId + 4 + (routingField === 0 ? 0 : routingField - 1);
 }
 
 export function decodeDoc(bytes: Buffer): StoredDoc {

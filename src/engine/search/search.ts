@@ -4,7 +4,6 @@
  * `paging=top_k`), then the fetch phase (`_source` for the page only). Everything runs on the
  * snapshots taken at the start, in one turn of the event loop, so no write can tear a page.
  */
-import type { StoredDoc } from '../../store/doc-store.ts';
 import { allShardsFailed, badRequest, EsError, illegalArgument, shardFailure } from '../errors.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import type { PageEntry } from './coordinator.ts';
@@ -18,8 +17,8 @@ import { segmentsInTieOrder } from './sort/tie-break.ts';
 import type { RawJson } from '../raw-json.ts';
 import { sourceOf } from './source-filter.ts';
 
-/** Reads stored documents of one shard for the fetch phase, in the order of `seqs`. */
-export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (StoredDoc | undefined)[];
+/** Reads the `_source` (UTF-8 bytes or text) of one shard's documents for the fetch phase, in the order of `seqs`. */
+export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (Uint8Array | string | undefined)[];
 
 export interface SearchResponse {
   took: number;
@@ -118,7 +117,7 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
 }
 
 /** The page's stored documents, read shard by shard (so that storage can read runs of them in one pass). */
-function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (StoredDoc | undefined)[] {
+function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (Uint8Array | string | undefined)[] {
   // By target, then shard: a page in index order has few groups, each in order.
   const groups = new Map<IndexSnapshot, Map<number, number[]>>();
   page.forEach((entry, i) => {
@@ -129,7 +128,7 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
     if (group) group.push(i);
     else shards.set(entry.shard, [i]);
   });
-  const docs: (StoredDoc | undefined)[] = new Array(page.length);
+  const docs: (Uint8Array | string | undefined)[] = new Array(page.length);
   for (const [target, shards] of groups) {
     for (const [shard, indices] of shards) {
       const loaded = load(target, shard, indices.map((i) => page[i].live.segment.seqs[page[i].local]));
@@ -139,7 +138,7 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
   return docs;
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, doc: StoredDoc | undefined): Hit {
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined): Hit {
   const { segment } = entry.live;
   const hit: Hit = {
     _index: target.index.name,
@@ -149,7 +148,7 @@ function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchReques
   const routing = segment.routings.get(entry.local);
   if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
-  if (request.source !== false) hit._source = sourceOf(doc?.source ?? '{}', request.source);
+  if (request.source !== false) hit._source = sourceOf(source ?? '{}', request.source);
   if (plan.byField) hit.sort = plan.values(entry, entry.local);
   return hit;
 }

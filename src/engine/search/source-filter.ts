@@ -9,9 +9,10 @@ import { RawJson } from '../raw-json.ts';
 import type { SourceFilter } from './request.ts';
 
 /** A stored `_source` (its JSON text) as a hit carries it: the text itself, unless a filter keeps only parts. */
-export function sourceOf(text: string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
-  if (filter.includes.length === 0 && filter.excludes.length === 0) return new RawJson(text);
-  return filterSource(JSON.parse(text) as Record<string, unknown>, filter);
+export function sourceOf(raw: Uint8Array | string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
+  const json = new RawJson(raw);
+  if (filter.includes.length === 0 && filter.excludes.length === 0) return json;
+  return filterSource(json.value as Record<string, unknown>, filter);
 }
 
 export function filterSource(source: Record<string, unknown>, filter: Exclude<SourceFilter, false>): Record<string, unknown> {
