@@ -12,26 +12,35 @@ export function searchResponseBody(body: SearchResponse): Uint8Array<ArrayBuffer
   const shell = JSON.stringify({ ...body, hits: { ...hits, hits: [] } });
   if (!shell.endsWith(EMPTY_HITS)) return new TextEncoder().encode(JSON.stringify(body));
   const pieces = new Pieces(`${shell.slice(0, -EMPTY_HITS.length)}"hits":[`);
-  hits.hits.forEach((hit, i) => writeHit(pieces, hit, i > 0));
+  // The JSON of each index name, written once.
+  const names = new Map<string, string>();
+  for (let i = 0; i < hits.hits.length; i++) writeHit(pieces, hits.hits[i], i > 0, names);
   pieces.text(']}}');
   return pieces.bytes();
 }
 
 const EMPTY_HITS = '"hits":[]}}';
 
-function writeHit(pieces: Pieces, hit: Hit, comma: boolean): void {
-  let first = true;
-  pieces.text(comma ? ',{' : '{');
-  for (const key in hit) {
-    const value = hit[key as keyof Hit];
-    if (value === undefined) continue;
-    // Hit keys are plain names (`_index`, `_source`, …): they need no escaping.
-    pieces.text(`${first ? '' : ','}"${key}":`);
-    first = false;
-    if (value instanceof RawJson) pieces.raw(value.raw);
-    else pieces.text(JSON.stringify(value));
+/** The fields {@link writeHit} writes: a field added to {@link Hit} and not written here fails to compile. */
+const WRITTEN = ['_index', '_id', '_score', '_routing', '_source', 'sort'] as const;
+const everyHitField: Exclude<keyof Hit, (typeof WRITTEN)[number]> extends never ? true : never = true;
+void everyHitField;
+
+/** A hit, its fields in ES's order (those of {@link Hit}). */
+function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, string>): void {
+  let index = names.get(hit._index);
+  if (index === undefined) names.set(hit._index, (index = JSON.stringify(hit._index)));
+  let text = `${comma ? ',' : ''}{"_index":${index},"_id":${JSON.stringify(hit._id)},"_score":${JSON.stringify(hit._score)}`;
+  if (hit._routing !== undefined) text += `,"_routing":${JSON.stringify(hit._routing)}`;
+  if (hit._source instanceof RawJson) {
+    pieces.text(`${text},"_source":`);
+    pieces.raw(hit._source.raw);
+    text = '';
+  } else if (hit._source !== undefined) {
+    text += `,"_source":${JSON.stringify(hit._source)}`;
   }
-  pieces.text('}');
+  if (hit.sort !== undefined) text += `,"sort":${JSON.stringify(hit.sort)}`;
+  pieces.text(`${text}}`);
 }
 
 /** Text and byte pieces, adjacent texts joined, copied once into one buffer. */
@@ -55,9 +64,10 @@ class Pieces {
 
   bytes(): Uint8Array<ArrayBuffer> {
     this.#pieces.push(this.#pending);
-    let total = 0;
-    for (const piece of this.#pieces) total += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
-    const out = Buffer.alloc(total);
+    // Room for the worst case (three UTF-8 bytes per UTF-16 unit), so no text is measured first.
+    let room = 0;
+    for (const piece of this.#pieces) room += typeof piece === 'string' ? piece.length * 3 : piece.length;
+    const out = Buffer.allocUnsafeSlow(room) as Buffer<ArrayBuffer>;
     let at = 0;
     for (const piece of this.#pieces) {
       if (typeof piece === 'string') at += out.write(piece, at);
@@ -66,6 +76,6 @@ class Pieces {
         at += piece.length;
       }
     }
-    return out;
+    return out.subarray(0, at);
   }
 }
