@@ -34,7 +34,7 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
   if (hit._routing !== undefined) text += `,"_routing":${JSON.stringify(hit._routing)}`;
   if (hit._source instanceof RawJson) {
     pieces.text(`${text},"_source":`);
-    pieces.raw(hit._source.raw);
+    pieces.raw(hit._source.raw, hit._source.start);
     text = '';
   } else if (hit._source !== undefined) {
     text += `,"_source":${JSON.stringify(hit._source)}`;
@@ -45,7 +45,8 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
 
 /** Text and byte pieces, adjacent texts joined, copied once into one buffer. */
 class Pieces {
-  readonly #pieces: (string | Uint8Array)[] = [];
+  /** Texts, and bytes with where to copy them from. */
+  readonly #pieces: (string | Uint8Array | number)[] = [];
   #pending: string;
 
   constructor(start: string) {
@@ -56,9 +57,9 @@ class Pieces {
     this.#pending += text;
   }
 
-  raw(raw: Uint8Array | string): void {
+  raw(raw: Uint8Array | string, start: number): void {
     if (typeof raw === 'string') return this.text(raw);
-    this.#pieces.push(this.#pending, raw);
+    this.#pieces.push(this.#pending, raw, start);
     this.#pending = '';
   }
 
@@ -66,14 +67,20 @@ class Pieces {
     this.#pieces.push(this.#pending);
     // Room for the worst case (three UTF-8 bytes per UTF-16 unit), so no text is measured first.
     let room = 0;
-    for (const piece of this.#pieces) room += typeof piece === 'string' ? piece.length * 3 : piece.length;
+    for (let i = 0; i < this.#pieces.length; i++) {
+      const piece = this.#pieces[i];
+      if (typeof piece === 'string') room += piece.length * 3;
+      else if (typeof piece !== 'number') room += piece.length - (this.#pieces[++i] as number);
+    }
     const out = Buffer.allocUnsafeSlow(room) as Buffer<ArrayBuffer>;
     let at = 0;
-    for (const piece of this.#pieces) {
+    for (let i = 0; i < this.#pieces.length; i++) {
+      const piece = this.#pieces[i];
       if (typeof piece === 'string') at += out.write(piece, at);
-      else {
-        out.set(piece, at);
-        at += piece.length;
+      else if (typeof piece !== 'number') {
+        const start = this.#pieces[++i] as number;
+        // A copy from the stored bytes, no view made of them.
+        at += (piece instanceof Buffer ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.length)).copy(out, at, start);
       }
     }
     return out.subarray(0, at);
