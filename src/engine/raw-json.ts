@@ -7,24 +7,14 @@ export class RawJson {
   #value: unknown;
   #text: string | undefined;
 
-  /**
-   * @param raw the JSON as stored: UTF-8 bytes, or text.
-   * @param start where the JSON starts in `raw`'s bytes (a stored document's header comes first).
-   */
-  constructor(
-    readonly raw: Uint8Array | string,
-    readonly start = 0,
-  ) {
+  /** @param raw the JSON as stored: UTF-8 bytes, or text. */
+  constructor(readonly raw: Uint8Array | string) {
     if (typeof raw === 'string') this.#text = raw;
   }
 
   /** The JSON text (decoded once, on first use). */
   get text(): string {
-    if (this.#text === undefined) {
-      const bytes = this.raw as Uint8Array;
-      this.#text = Buffer.from(bytes.buffer, bytes.byteOffset + this.start, bytes.length - this.start).toString('utf8');
-    }
-    return this.#text;
+    return (this.#text ??= Buffer.from(this.raw as Uint8Array).toString('utf8'));
   }
 
   /** The parsed value (parsed once, on first use). */

@@ -10,7 +10,7 @@
  * while g or an older generation is still the newest or pinned (a point in time, a scroll), and
  * released as soon as none is.
  */
-import type { DocStore, DocWrite, StoredDoc, StoredSource } from '../store/doc-store.ts';
+import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 
 export interface SourceStats {
   /** Replaced or deleted documents kept for snapshots that still show them. */
@@ -50,9 +50,9 @@ export class Sources {
    * page in index order: a point-in-time walk, a scroll, a reindex) are read in one pass over storage;
    * the rest one by one.
    */
-  sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (StoredSource | string | undefined)[] {
+  sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (Uint8Array | string | undefined)[] {
     const n = seqs.length;
-    const out: (StoredSource | string | undefined)[] = new Array(n);
+    const out: (Uint8Array | string | undefined)[] = new Array(n);
     let ascending = n >= RANGE_READ_MIN;
     for (let i = 1; ascending && i < n; i++) ascending = seqs[i] > seqs[i - 1];
     if (ascending && seqs[n - 1] - seqs[0] < n * RANGE_READ_SPREAD) {

@@ -34,7 +34,7 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
   if (hit._routing !== undefined) text += `,"_routing":${JSON.stringify(hit._routing)}`;
   if (hit._source instanceof RawJson) {
     pieces.text(`${text},"_source":`);
-    pieces.raw(hit._source.raw, hit._source.start);
+    pieces.raw(hit._source.raw);
     text = '';
   } else if (hit._source !== undefined) {
     text += `,"_source":${JSON.stringify(hit._source)}`;
@@ -45,8 +45,7 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
 
 /** Text and byte pieces, adjacent texts joined, copied once into one buffer. */
 class Pieces {
-  /** Texts, and bytes with where to copy them from. */
-  readonly #pieces: (string | Uint8Array | number)[] = [];
+  readonly #pieces: (string | Uint8Array)[] = [];
   #pending: string;
 
   constructor(start: string) {
@@ -57,9 +56,9 @@ class Pieces {
     this.#pending += text;
   }
 
-  raw(raw: Uint8Array | string, start: number): void {
+  raw(raw: Uint8Array | string): void {
     if (typeof raw === 'string') return this.text(raw);
-    this.#pieces.push(this.#pending, raw, start);
+    this.#pieces.push(this.#pending, raw);
     this.#pending = '';
   }
 
@@ -67,20 +66,14 @@ class Pieces {
     this.#pieces.push(this.#pending);
     // Room for the worst case (three UTF-8 bytes per UTF-16 unit), so no text is measured first.
     let room = 0;
-    for (let i = 0; i < this.#pieces.length; i++) {
-      const piece = this.#pieces[i];
-      if (typeof piece === 'string') room += piece.length * 3;
-      else if (typeof piece !== 'number') room += piece.length - (this.#pieces[++i] as number);
-    }
+    for (const piece of this.#pieces) room += typeof piece === 'string' ? piece.length * 3 : piece.length;
     const out = Buffer.allocUnsafeSlow(room) as Buffer<ArrayBuffer>;
     let at = 0;
-    for (let i = 0; i < this.#pieces.length; i++) {
-      const piece = this.#pieces[i];
+    for (const piece of this.#pieces) {
       if (typeof piece === 'string') at += out.write(piece, at);
-      else if (typeof piece !== 'number') {
-        const start = this.#pieces[++i] as number;
-        // A copy from the stored bytes, no view made of them.
-        at += (piece instanceof Buffer ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.length)).copy(out, at, start);
+      else {
+        out.set(piece, at);
+        at += piece.length;
       }
     }
     return out.subarray(0, at);

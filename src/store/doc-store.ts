@@ -21,12 +21,6 @@
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
-/** A stored document's `_source` bytes: the document's bytes as stored, the JSON from `start` on. */
-export interface StoredSource {
-  bytes: Buffer;
-  start: number;
-}
-
 export interface StoredDoc {
   id: string;
   version: number;
@@ -118,8 +112,8 @@ export class DocStore {
    * The `_source` bytes (UTF-8 JSON, as stored) of one shard's documents with seqs in [from, to], in
    * seq order: one pass over the range, nothing decoded.
    */
-  sourcesBetween(uuid: string, shard: number, from: number, to: number): Iterable<{ seq: number; source: StoredSource }> {
-    return this.docs.getRange({ start: [uuid, shard, from], end: [uuid, shard, to + 1] }).map(({ key, value }) => ({ seq: key[2], source: { bytes: value, start: sourceStart(value) } }));
+  sourcesBetween(uuid: string, shard: number, from: number, to: number): Iterable<{ seq: number; source: Buffer }> {
+    return this.docs.getRange({ start: [uuid, shard, from], end: [uuid, shard, to + 1] }).map(({ key, value }) => ({ seq: key[2], source: value.subarray(sourceStart(value)) }));
   }
 
   /** Every stored document of the index, in (shard, seq) order. */

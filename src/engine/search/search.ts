@@ -14,12 +14,11 @@ import type { RunCache } from './runs/run-cache.ts';
 import { planSort, type SortPlan } from './sort/plan.ts';
 import { MATCH_ALL_SCORE } from './sort/score-key.ts';
 import { segmentsInTieOrder } from './sort/tie-break.ts';
-import type { StoredSource } from '../../store/doc-store.ts';
 import type { RawJson } from '../raw-json.ts';
 import { sourceOf } from './source-filter.ts';
 
-/** Reads the `_source` (stored bytes or text) of one shard's documents for the fetch phase, in the order of `seqs`. */
-export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (StoredSource | string | undefined)[];
+/** Reads the `_source` (UTF-8 bytes or text) of one shard's documents for the fetch phase, in the order of `seqs`. */
+export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (Uint8Array | string | undefined)[];
 
 export interface SearchResponse {
   took: number;
@@ -118,7 +117,7 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
 }
 
 /** The page's stored documents, read shard by shard (so that storage can read runs of them in one pass). */
-function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (StoredSource | string | undefined)[] {
+function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (Uint8Array | string | undefined)[] {
   // By target, then shard: a page in index order has few groups, each in order.
   const groups = new Map<IndexSnapshot, Map<number, number[]>>();
   page.forEach((entry, i) => {
@@ -129,7 +128,7 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
     if (group) group.push(i);
     else shards.set(entry.shard, [i]);
   });
-  const docs: (StoredSource | string | undefined)[] = new Array(page.length);
+  const docs: (Uint8Array | string | undefined)[] = new Array(page.length);
   for (const [target, shards] of groups) {
     for (const [shard, indices] of shards) {
       const loaded = load(target, shard, indices.map((i) => page[i].live.segment.seqs[page[i].local]));
@@ -139,7 +138,7 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
   return docs;
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: StoredSource | string | undefined): Hit {
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined): Hit {
   const { segment } = entry.live;
   const hit: Hit = {
     _index: target.index.name,

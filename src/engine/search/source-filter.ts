@@ -5,13 +5,12 @@
  * every object in an array `a`).
  */
 import { globPattern } from '../patterns.ts';
-import type { StoredSource } from '../../store/doc-store.ts';
 import { RawJson } from '../raw-json.ts';
 import type { SourceFilter } from './request.ts';
 
 /** A stored `_source` (its JSON text) as a hit carries it: the text itself, unless a filter keeps only parts. */
-export function sourceOf(stored: StoredSource | string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
-  const json = typeof stored === 'string' ? new RawJson(stored) : new RawJson(stored.bytes, stored.start);
+export function sourceOf(raw: Uint8Array | string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
+  const json = new RawJson(raw);
   if (filter.includes.length === 0 && filter.excludes.length === 0) return json;
   return filterSource(json.value as Record<string, unknown>, filter);
 }
