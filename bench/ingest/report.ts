@@ -14,7 +14,7 @@ export function ingestMarkdown(rows: Row[], corpus: string, settleMs: number): s
   const reindex = retrieval('reindex', 1), sliced = rows.filter((r) => r.group === 'retrieval' && r.params.measure === 'reindex')[1], walk = retrieval('pit_walk');
   if (reindex) lines.push(['`_reindex`', `${count(reindex.median)} docs/s`, `${count(docs)} documents copied into a new index, one slice, batches of 1,000 / the request's round trip (\`refresh=true\`)`]);
   if (sliced) lines.push(['`_reindex`, sliced', `${count(sliced.median)} docs/s`, `the same with \`slices=auto\` (${sliced.params.slices} slices, one per shard)`]);
-  if (walk) lines.push(['PIT + `search_after`', `${count(walk.median)} docs/s`, `every document with its \`_source\`, ${count(Number(walk.params.size))} per request (${walk.params.requests} requests) / the walk's wall clock, answers parsed`]);
+  if (walk) lines.push(['PIT + `search_after`', `${count(walk.median)} docs/s (${count(walk.min)}–${count(walk.max)})`, `every document with its \`_source\`, ${count(Number(walk.params.size))} per request (${walk.params.requests} requests) / the walk's wall clock, answers parsed; median (min–max) of ${walk.samples} walks`]);
   const bytes = (measure: string, unit: Unit, label: string, meaning: string) => {
     const row = find('memory', measure, unit);
     if (row) lines.push([label, unit === 'bytes' ? mib(row.median) : `${count(row.median)} bytes`, meaning]);
