@@ -42,20 +42,23 @@ export function engineMarkdown(rows: Row[], strategies: Strategy[]): string {
     const names = [...new Set(here.map((r) => r.strategy))];
     const peers = names.filter((name) => name !== OURS);
     out.push(`## ${setup.corpus}: ${count(setup.docs)} documents, ${setup.shards} shard${setup.shards === 1 ? '' : 's'}`, '');
-    for (const group of ['from', 'size'] as const) {
+    for (const group of ['from', 'size', 'after'] as const) {
       const points = here.filter((r) => r.group === group && r.strategy === OURS);
       if (points.length === 0) continue;
-      const other = group === 'from' ? 'size' : 'from';
-      out.push(`${group} sweep (${other} = ${points[0].params[other]}):`, '');
+      const other = group === 'size' ? 'from' : 'size';
+      const what = group === 'after' ? '`search_after` the hit before `from`, over a point in time' : `${group} sweep`;
+      out.push(`${what} (${other} = ${points[0].params[other]}):`, '');
       const lines = points.map((p) => {
         const at = (name: string) => here.find((r) => r.group === group && r.strategy === name && r.params.from === p.params.from && r.params.size === p.params.size);
         return [
-          count(p.params[group]),
+          count(p.params[group === 'after' ? 'from' : group]),
           ...names.map((name) => (at(name) ? ms(at(name)!.median) : '—')),
           ...peers.map((name) => (at(name) ? ratio(at(name)!.median / p.median) : '—')),
         ];
       });
-      out.push(table([group, ...names.map((n) => `${n} ms`), ...peers.map((n) => `${n} / ${OURS}`)], lines), '');
+      const shown = names.filter((name) => here.some((r) => r.group === group && r.strategy === name));
+      const shownPeers = peers.filter((name) => shown.includes(name));
+      out.push(table([group === 'after' ? 'position' : group, ...shown.map((n) => `${n} ms`), ...shownPeers.map((n) => `${n} / ${OURS}`)], lines.map((line) => [line[0], ...shown.map((n) => line[1 + names.indexOf(n)]), ...shownPeers.map((n) => line[1 + names.length + peers.indexOf(n)])])), '');
     }
   }
   return out.join('\n');

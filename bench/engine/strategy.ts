@@ -35,6 +35,11 @@ export interface OpenStrategy {
   forget?(): void;
   /** Resolves once work the strategy does between requests (deeppage's background run builds) is done: the warm state. */
   settle?(): Promise<void>;
+  /**
+   * Untimed: prepares the page at `from` asked as `search_after` the hit at rank `from - 1` (over a
+   * point in time, so that positions are unique); returns the timed call. Strategies with cursors only.
+   */
+  pageAfter?(from: number, size: number): () => Answer;
   /** What the strategy holds in memory after the sweep (deeppage: its sorted runs, bytes per document). */
   footprint?(): Record<string, number>;
   close(): Promise<void>;

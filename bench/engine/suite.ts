@@ -183,9 +183,29 @@ async function runStrategy(ctx: SuiteContext, profile: Profile, strategy: Strate
     if (v === 0 && open.footprint) footprints[`${strategy.name} ${corpus.name} ${shards} shards`] = open.footprint();
   }
   bar.stop();
+  if (open.pageAfter) rows.push(...(await afterSweep(profile, strategy, open, placement, reference, points)));
   for (const { name } of variants) {
     const summary = points.map((p) => `${p.from}/${p.size} ${rows.find((r) => r.strategy === name && r.params.from === p.from && r.params.size === p.size)!.median.toPrecision(3)}`).join(', ');
     ctx.log(`  ${name} on ${corpus.name}, ${shards} shards (from/size ms): ${summary}`);
+  }
+  return rows;
+}
+
+/**
+ * The `from` points again, each page asked as `search_after` the hit before it (over a point in
+ * time): checked against the reference first, then timed warm. Group `after`.
+ */
+async function afterSweep(profile: Profile, strategy: Strategy, open: OpenStrategy, placement: Placement, reference: Uint32Array, points: Point[]): Promise<Row[]> {
+  const { corpus, shards } = placement;
+  const rows: Row[] = [];
+  for (const { from, size, groups } of points) {
+    if (!groups.includes('from')) continue;
+    const run = open.pageAfter!(from, size);
+    const t0 = performance.now();
+    checkPage(strategy, placement, reference, from, size, open.docs(run()));
+    const budget = performance.now() - t0 > SLOW_MS ? profile.slowBudget : profile.budget;
+    await open.settle?.();
+    rows.push({ group: 'after', strategy: strategy.name, params: { corpus: corpus.name, docs: corpus.ids.length, shards, from, size }, unit: 'ms', ...measure(budget, run) });
   }
   return rows;
 }

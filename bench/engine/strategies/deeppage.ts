@@ -50,8 +50,15 @@ function engineStrategy(name: string, paging: Paging, description: string): Stra
       bar.stop();
       const position = positions(corpus);
       const sort: SearchRequest['sort'] = [{ kind: 'field', field: corpus.field, order: 'desc', missing: '_last' }];
+      // search_after over a point in time: the implicit `_shard_doc` tiebreaker makes every position unique.
+      const pit = { id: engine.openPointInTime(index, 24 * 3_600_000).id };
+      const afterSort: SearchRequest['sort'] = [...sort, { kind: 'shard_doc', order: 'asc' }];
       return {
         page: (from, size) => engine.search(index, searchRequest({ from, size, sort, source: false, paging })).hits.hits,
+        pageAfter: (from, size) => {
+          const after = from === 0 ? undefined : engine.search(undefined, searchRequest({ from: from - 1, size: 1, sort: afterSort, source: false, pit })).hits.hits[0]?.sort;
+          return () => engine.search(undefined, searchRequest({ size, sort: afterSort, source: false, paging, pit, ...(after && { after }) })).hits.hits;
+        },
         docs: (hits) => (hits as Hit[]).map((hit) => position.get(hit._id)!),
         ...(paging === 'sorted_runs' && {
           forget: () => void engine.clearCaches(index),
