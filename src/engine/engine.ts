@@ -150,7 +150,7 @@ export class Engine {
    * one is durable, then refreshes as asked. Items are results or the item's error.
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
-    const { items, committed, touched } = this.#applyThenCommit(ops);
+    const { items, committed, touched } = this.applyThenCommit(ops);
     await committed;
     if (refresh === 'true') {
       for (const [index, shards] of touched) index.refresh(shards);
@@ -166,12 +166,7 @@ export class Engine {
    * are final at once, but nothing may be acknowledged before `committed` resolves. For a writer that
    * decides on its next batch from this one's outcome while this one is flushed (a reindex).
    */
-  applyThenCommit(ops: readonly WriteOp[]): { items: (WriteItem | EsError)[]; committed: Promise<void> } {
-    const { items, committed } = this.#applyThenCommit(ops);
-    return { items, committed };
-  }
-
-  #applyThenCommit(ops: readonly WriteOp[]): { items: (WriteItem | EsError)[]; committed: Promise<void>; touched: Map<SearchIndex, Set<number>> } {
+  applyThenCommit(ops: readonly WriteOp[]): { items: (WriteItem | EsError)[]; committed: Promise<void>; touched: Map<SearchIndex, Set<number>> } {
     const writes: DocWrite[] = [];
     /** Indices whose metadata the write changes (new index, new fields, sequence numbers). */
     const metas = new Set<SearchIndex>();
@@ -209,7 +204,7 @@ export class Engine {
     const index = this.resolveOne(indexName);
     const found = index.location(id, routing);
     if (!found) return undefined;
-    const doc = this.#load(index, found.shard.number, found.location.seq);
+    const doc = this.sources.load(index.uuid, found.shard.number, found.location.seq);
     return doc && { index, shard: found.shard.number, seq: found.location.seq, doc };
   }
 
@@ -328,10 +323,6 @@ export class Engine {
         this.runs[how](shard.segments);
       }
     }
-  }
-
-  #load(index: SearchIndex, shard: number, seq: number): StoredDoc | undefined {
-    return this.sources.load(index.uuid, shard, seq);
   }
 }
 

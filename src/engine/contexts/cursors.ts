@@ -83,10 +83,7 @@ export class Cursors {
 
   /** Closes points in time (ES's `DELETE /_pit`): every id is checked first, then the known ones freed. */
   closePits(ids: readonly string[]): { succeeded: boolean; num_freed: number } {
-    const decoded = ids.map((id) => this.#ids.decode('pit', id));
-    let freed = 0;
-    for (const { n, ours } of decoded) if (ours && this.#close(n, 'pit')) freed++;
-    return { succeeded: true, num_freed: freed };
+    return this.#closeIds('pit', ids);
   }
 
   /** The first batch of a scroll, and the context that serves the next ones (its id is `_scroll_id`). */
@@ -119,9 +116,14 @@ export class Cursors {
       for (const context of [...this.#open.values()]) if (context.kind === 'scroll' && this.#close(context.n, 'scroll')) freed++;
       return { succeeded: true, num_freed: freed };
     }
-    const decoded = ids.map((id) => this.#ids.decode('scroll', id));
+    return this.#closeIds('scroll', ids);
+  }
+
+  /** Every id is checked first (a malformed one fails them all), then the known contexts closed. */
+  #closeIds(kind: ContextKind, ids: readonly string[]): { succeeded: boolean; num_freed: number } {
+    const decoded = ids.map((id) => this.#ids.decode(kind, id));
     let freed = 0;
-    for (const { n, ours } of decoded) if (ours && this.#close(n, 'scroll')) freed++;
+    for (const { n, ours } of decoded) if (ours && this.#close(n, kind)) freed++;
     return { succeeded: true, num_freed: freed };
   }
 

@@ -82,9 +82,14 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   };
 }
 
-/** The shards of a slice, as snapshots of their own (with caches of their own). */
+/** The shards of a slice, as snapshots of their own, kept with each snapshot so that a slice's batches share their caches. */
 function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; max: number }): IndexSnapshot[] {
-  return targets.map((target) => ({ index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map() }));
+  return targets.map((target) => {
+    const key = `slice:${id}/${max}`;
+    let slice = target.cache.get(key) as IndexSnapshot | undefined;
+    if (!slice) target.cache.set(key, (slice = { index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map() }));
+    return slice;
+  });
 }
 
 /** The `search_after` position; ES checks it on every shard, so a bad one fails them all. */

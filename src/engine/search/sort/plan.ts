@@ -14,7 +14,7 @@ import type { SortKeySource } from './key.ts';
 import { keywordKey, type OrdinalsMemo } from './keyword-key.ts';
 import { numberKey } from './number-key.ts';
 import { isScore, MATCH_ALL_SCORE } from './score-key.ts';
-import type { SegmentRef } from './tie-break.ts';
+import { shardPlaces, type SegmentRef } from './tie-break.ts';
 
 export interface SortPlan {
   /**
@@ -50,7 +50,7 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
   const planned = clauses.map((clause) => {
     if (isScore(clause)) return { clause };
     if (clause.kind === 'doc') return { clause, source: docKey(clause.order) };
-    if (clause.kind === 'shard_doc') return { clause, source: shardDocKey(clause.order, (shardIndex ??= shardOrder(targets))) };
+    if (clause.kind === 'shard_doc') return { clause, source: shardDocKey(clause.order, (shardIndex ??= shardPlaces(targets))) };
     return { clause, source: fieldFamily(clause, targets, failures) === 'keyword' ? keywordKey(clause, targets, ordinals) : numberKey(clause) };
   });
   const keys = planned.flatMap(({ source }) => (source ? [source] : []));
@@ -68,14 +68,6 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
     order: () => keys.map((k) => k.order),
     values: (segment, local) => planned.map(({ source }) => (source ? source.sortValue(segment, local) : MATCH_ALL_SCORE)),
   };
-}
-
-/** The place of each target's shard in the search's shard order (shard number, then target: the tie-break's order). */
-function shardOrder(targets: readonly IndexSnapshot[]): (t: number, shard: number) => number {
-  const pairs = targets.flatMap((target, t) => target.shards.map(({ shard }) => ({ t, shard }))).sort((a, b) => a.shard - b.shard || a.t - b.t);
-  const places: number[][] = targets.map(() => []);
-  pairs.forEach(({ t, shard }, i) => (places[t][shard] = i));
-  return (t, shard) => places[t][shard] ?? 0;
 }
 
 /** The run key of an order given by its key sources. */

@@ -35,10 +35,22 @@ export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t
   return layOut(targets, failed);
 }
 
-function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Layout {
-  const shards = targets
+/** The targets' shards in tie-break order: by shard number, then by target (ES's ShardId order). */
+function shardsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean = () => false) {
+  return targets
     .flatMap((target, t) => (failed(t) ? [] : target.shards.map((shard) => ({ t, shard }))))
     .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
+}
+
+/** Each target's shard's place in the tie-break order of all the targets' shards (what `_shard_doc` puts above the ordinal). */
+export function shardPlaces(targets: readonly IndexSnapshot[]): (t: number, shard: number) => number {
+  const places: number[][] = targets.map(() => []);
+  shardsInTieOrder(targets).forEach(({ t, shard }, i) => (places[t][shard.shard] = i));
+  return (t, shard) => places[t][shard] ?? 0;
+}
+
+function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Layout {
+  const shards = shardsInTieOrder(targets, failed);
   const segments = shards.flatMap(({ t, shard }) => shard.segments.map((live) => ({ target: t, shard: shard.shard, live })));
   return { segments, liveCount: segments.reduce((n, { live }) => n + live.segment.count - live.deletedCount, 0) };
 }
