@@ -73,7 +73,7 @@ export async function withChild<T>(start: Promise<ChildServer>, use: (child: Chi
 }
 
 export async function startChild(options: ChildOptions): Promise<ChildServer> {
-  const dataDir = options.dataDir ? mkdtempSync(join(tmpdir(), `deeppage-bench-${options.name}-`)) : undefined;
+  const dataDir = options.dataDir ? mkdtempSync(join(tmpdir(), `deeppage.bench-${options.name}-`)) : undefined;
   // As `npm start` runs the server (package.json): a 64 MB young generation, since a page of 10,000
   // hits makes many short-lived objects; every child gets it, the hello-world ceiling too.
   const proc = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', options.script], {

@@ -64,7 +64,9 @@ export class DocStore {
   /** Opens (creating if need be) the store in `dir`. */
   static open(dir: string): DocStore {
     mkdirSync(dir, { recursive: true });
-    const root = open({ path: dir });
+    // lmdb reads a path with an extension (`~/.deeppage`, `tmp.Xb3k`) as a file name; the data
+    // directory is always a directory.
+    const root = open({ path: dir, noSubdir: false });
     const docs = root.openDB<Buffer, DocKey>({ name: 'sources', encoding: 'binary' });
     convertLegacyDocs(root, docs);
     return new DocStore(root, root.openDB<IndexMeta, string>({ name: 'meta' }), docs, root.openDB<unknown, number>({ name: 'tasks' }));

@@ -4,6 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.ts';
 import { tempDir } from '../engine/helpers.ts';
@@ -115,6 +117,30 @@ describe('tasks across a restart', () => {
       expect(Number(next.split(':')[1])).toBeGreaterThan(Number(interrupted.split(':')[1]));
     } finally {
       await again.close();
+      remove();
+    }
+  });
+});
+
+describe('data directories', () => {
+  it('starts on directory names users have: dots, spaces, Unicode, a relative path', async () => {
+    const { dir, remove } = tempDir();
+    try {
+      for (const name of ['.deeppage', 'deeppage.d', 'my data', 'données.ü']) {
+        const dataDir = join(dir, name);
+        await killedAfter(dataDir, async (url) => {
+          expect((await json(`${url}/kept/_doc/1`, 'PUT', { name })).status).toBe(201);
+        });
+        expect(statSync(dataDir).isDirectory()).toBe(true);
+        // The same directory, named relative to the working directory, opens with the document in it.
+        const again = await startServer({ dataDir: relative(process.cwd(), dataDir), port: 0 });
+        try {
+          expect((await json(`${again.url}/kept/_doc/1`)).body._source).toEqual({ name });
+        } finally {
+          await again.close();
+        }
+      }
+    } finally {
       remove();
     }
   });

@@ -7,7 +7,7 @@ import { DocStore } from '../../src/store/doc-store.ts';
 
 /** A temporary data directory, removed by the returned cleanup. */
 export function tempDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'deeppage-test-'));
+  const dir = mkdtempSync(join(tmpdir(), 'deeppage.test-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

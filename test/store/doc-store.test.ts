@@ -22,7 +22,7 @@ let dir: string;
 let store: DocStore;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'deeppage-store-'));
+  dir = mkdtempSync(join(tmpdir(), 'deeppage.store-'));
   store = DocStore.open(dir);
 });
 
@@ -60,7 +60,7 @@ describe('documents', () => {
   it('converts a data directory whose documents are MessagePack objects, once', async () => {
     await store.close();
     const { open } = await import('lmdb');
-    const root = open({ path: dir });
+    const root = open({ path: dir, noSubdir: false });
     const legacy = root.openDB({ name: 'docs' });
     await legacy.put(['u', 0, 7], { id: 'old', version: 4, source: { kept: [1, 2] }, routing: 'r' });
     await root.close();

@@ -29,7 +29,7 @@ function engineStrategy(name: string, paging: Paging, description: string): Stra
   ties: 'exact',
   accepts: () => true,
   async open({ corpus, shards }, ctx) {
-    const dir = mkdtempSync(join(tmpdir(), 'deeppage-bench-'));
+    const dir = mkdtempSync(join(tmpdir(), 'deeppage.bench-'));
     const engine = Engine.open(DocStore.open(dir));
     try {
       const index = 'bench';
