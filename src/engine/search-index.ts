@@ -13,7 +13,7 @@ import type { RunCache } from './search/runs/run-cache.ts';
 import { runSpec } from './search/runs/sorted-run.ts';
 import { planSort } from './search/sort/plan.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
-import type { Segment } from './segment.ts';
+import type { Segment } from './segments/segment.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
 import type { Sources } from './sources.ts';
 

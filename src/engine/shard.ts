@@ -5,7 +5,8 @@
  * pending deletes to fresh bitsets and publishes a new {@link ShardSnapshot}.
  */
 import type { DocValues } from './mapping.ts';
-import { Segment, type SegmentDoc } from './segment.ts';
+import { MAX_TEXT } from './segments/ids.ts';
+import { Segment, type SegmentDoc } from './segments/segment.ts';
 
 /** A segment as one snapshot sees it: which of its documents are deleted, and its first ordinal. */
 export interface LiveSegment {
@@ -26,15 +27,21 @@ export interface ShardSnapshot {
   liveCount: number;
 }
 
-/** Where the live version of a document is: in a segment, or (segment undefined) in the buffer. */
+/** Where the live version of a document is: in a segment, or (segment undefined, local -1) in the buffer. */
 export interface DocLocation {
   seq: number;
   version: number;
   routing?: string;
   segment?: Segment;
   local: number;
-  /** Replaced or deleted: no longer the live version of its id. */
-  removed?: true;
+}
+
+/** A segment's deletes in real time (refreshed or not); searches see them once a refresh publishes them. */
+interface Deletes {
+  deleted: Uint8Array;
+  count: number;
+  /** The array is also a published snapshot's: copy it before the next change. */
+  shared: boolean;
 }
 
 /** How long a deleted id's version is remembered, so a new write continues it (ES's `index.gc_deletes`). */
@@ -45,14 +52,14 @@ const MAX_SEGMENTS = 8;
 
 export class Shard {
   snapshot: ShardSnapshot;
+  /** Written documents not yet in a segment, by seq (so in seq order). */
   #buffer = new Map<number, SegmentDoc>();
-  /** The location of each buffered document, by seq. */
-  #buffered = new Map<number, DocLocation>();
-  /** Per segment, the location of each of its documents by position: a merge moves them without looking ids up. */
-  #locations = new WeakMap<Segment, DocLocation[]>();
-  #pendingDeletes = new Map<Segment, number[]>();
-  #ids = new Map<string, DocLocation>();
+  /** The buffered documents by id. */
+  #bufferIds = new Map<string, SegmentDoc>();
+  /** Per segment with deletes not yet published, every delete so far. */
+  #deletes = new Map<Segment, Deletes>();
   #tombstones = new Map<string, { version: number; at: number }>();
+  #docCount = 0;
   #nextSeq = 0;
 
   constructor(
@@ -66,11 +73,13 @@ export class Shard {
 
   /** Documents written, refreshed or not. */
   get docCount(): number {
-    return this.#ids.size;
+    return this.#docCount;
   }
 
   get dirty(): boolean {
-    return this.#buffer.size > 0 || this.#pendingDeletes.size > 0;
+    if (this.#buffer.size > 0) return true;
+    for (const deletes of this.#deletes.values()) if (!deletes.shared) return true;
+    return false;
   }
 
   /** A sequence number for an operation that stores nothing new (a delete), so `_seq_no` keeps rising. */
@@ -90,7 +99,7 @@ export class Shard {
 
   /** The version a new write of `id` follows: the live document's, or a recent delete's, else 0. */
   lastVersion(id: string): number {
-    return this.#ids.get(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;
+    return this.locate(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;
   }
 
   /** Remembers a delete's version for a while, as ES does. */
@@ -98,8 +107,25 @@ export class Shard {
     this.#tombstones.set(id, { version, at: Date.now() });
   }
 
+  /**
+   * The live document with this id, refreshed or not. A segment holds an id at most once, and an
+   * older segment's copy of an id is always deleted once a newer one exists (layout order is write
+   * order), so the newest copy found decides.
+   */
   locate(id: string): DocLocation | undefined {
-    return this.#ids.get(id);
+    const buffered = this.#bufferIds.get(id);
+    if (buffered) return { seq: buffered.seq, version: buffered.version, local: -1, ...(buffered.routing !== undefined && { routing: buffered.routing }) };
+    const segments = this.snapshot.segments;
+    for (let s = segments.length - 1; s >= 0; s--) {
+      const live = segments[s];
+      const local = live.segment.ids.find(id);
+      if (local < 0) continue;
+      if (this.#isDeleted(live, local)) return undefined;
+      const { segment } = live;
+      const routing = segment.routings.size > 0 ? segment.routings.get(local) : undefined;
+      return { seq: segment.seqs[local], version: segment.versions[local], segment, local, ...(routing !== undefined && { routing }) };
+    }
+    return undefined;
   }
 
   /**
@@ -111,28 +137,47 @@ export class Shard {
     const replaced = this.remove(id);
     this.#tombstones.delete(id);
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
-    this.#buffer.set(seq, { id, seq, values, ...(routing !== undefined && { routing }) });
+    const doc: SegmentDoc = { id, seq, version, values, ...(routing !== undefined && { routing }) };
+    this.#buffer.set(seq, doc);
+    this.#bufferIds.set(id, doc);
+    this.#docCount++;
     const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
-    this.#buffered.set(seq, location);
-    this.#ids.set(id, location);
     return { location, replaced };
   }
 
   /** Deletes the live document with this id; it stays visible to searches until the next refresh. */
   remove(id: string): DocLocation | undefined {
-    const location = this.#ids.get(id);
+    const location = this.locate(id);
     if (!location) return undefined;
-    this.#ids.delete(id);
-    location.removed = true;
-    if (location.segment) {
-      const list = this.#pendingDeletes.get(location.segment);
-      if (list) list.push(location.local);
-      else this.#pendingDeletes.set(location.segment, [location.local]);
-    } else {
+    this.#docCount--;
+    if (location.segment) this.#markDeleted(location.segment, location.local);
+    else {
       this.#buffer.delete(location.seq);
-      this.#buffered.delete(location.seq);
+      this.#bufferIds.delete(id);
     }
     return location;
+  }
+
+  /** Replaying storage: the document stored at `seq` was deleted (if the shard still holds it live). */
+  removeSeq(seq: number): void {
+    const buffered = this.#buffer.get(seq);
+    if (buffered) {
+      this.remove(buffered.id);
+      return;
+    }
+    const segments = this.snapshot.segments;
+    // Seqs ascend through the segments in layout order: the last segment starting at or before seq.
+    let lo = 0, hi = segments.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (segments[mid].segment.seqs[0] <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    const live = segments[lo - 1];
+    const local = live ? live.segment.localOfSeq(seq) : -1;
+    if (local < 0 || this.#isDeleted(live, local)) return;
+    this.#docCount--;
+    this.#markDeleted(live.segment, local);
   }
 
   /** Makes every write so far visible to searches. */
@@ -141,21 +186,18 @@ export class Shard {
     for (const [id, { at }] of this.#tombstones) if (now - at > TOMBSTONE_MS) this.#tombstones.delete(id);
     if (!this.dirty) return;
     let segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));
-    this.#pendingDeletes.clear();
     if (this.#buffer.size > 0) {
-      const docs = [...this.#buffer.values()];
-      const segment = Segment.build(docs, this.familyOf);
-      this.#place(segment, docs.map((doc) => this.#buffered.get(doc.seq)!));
+      segments.push({ segment: Segment.build([...this.#buffer.values()], this.familyOf), deletedCount: 0, base: 0 });
       this.#buffer.clear();
-      this.#buffered.clear();
-      segments.push({ segment, deletedCount: 0, base: 0 });
+      this.#bufferIds.clear();
     }
     segments = segments.filter((s) => s.deletedCount < s.segment.count);
-    while (segments.length > MAX_SEGMENTS) segments = this.#mergeSmallestPair(segments);
+    for (let merged = segments; segments.length > MAX_SEGMENTS && (merged = this.#mergeSmallestPair(segments)) !== segments; ) segments = merged;
     const before = this.snapshot.segments.map((s) => s.segment);
     this.#publish(segments);
     const kept = new Set(segments.map((s) => s.segment));
     const dropped = before.filter((segment) => !kept.has(segment));
+    for (const segment of dropped) this.#deletes.delete(segment);
     if (dropped.length > 0) this.onDrop(dropped);
   }
 
@@ -164,48 +206,48 @@ export class Shard {
     return this.snapshot.segments.map((s) => s.segment);
   }
 
+  /** The segment as searches will see it with its deletes so far; the array is shared until the next delete. */
   #applyDeletes(live: LiveSegment): LiveSegment {
-    const locals = this.#pendingDeletes.get(live.segment);
-    if (!locals) return live;
-    const deleted = live.deleted ? live.deleted.slice() : new Uint8Array(live.segment.count);
-    let deletedCount = live.deletedCount;
-    for (const local of locals) {
-      deletedCount += 1 - deleted[local];
-      deleted[local] = 1;
-    }
-    return { segment: live.segment, deleted, deletedCount, base: live.base };
+    const deletes = this.#deletes.get(live.segment);
+    if (!deletes || deletes.shared) return live;
+    deletes.shared = true;
+    return { segment: live.segment, deleted: deletes.deleted, deletedCount: deletes.count, base: live.base };
   }
 
-  /** Merges adjacent segments only, so documents keep their relative order (and tie order) for good. */
-  #mergeSmallestPair(segments: LiveSegment[]): LiveSegment[] {
-    let best = 0;
-    const live = (s: LiveSegment) => s.segment.count - s.deletedCount;
-    for (let i = 1; i + 1 < segments.length; i++) {
-      if (live(segments[i]) + live(segments[i + 1]) < live(segments[best]) + live(segments[best + 1])) best = i;
+  #isDeleted(live: LiveSegment, local: number): boolean {
+    const deletes = this.#deletes.get(live.segment);
+    return (deletes ? deletes.deleted[local] : live.deleted?.[local]) === 1;
+  }
+
+  #markDeleted(segment: Segment, local: number): void {
+    let deletes = this.#deletes.get(segment);
+    if (!deletes) {
+      const published = this.snapshot.segments.find((s) => s.segment === segment)!;
+      deletes = { deleted: published.deleted ?? new Uint8Array(segment.count), count: published.deletedCount, shared: published.deleted !== undefined };
+      this.#deletes.set(segment, deletes);
     }
-    const parts = segments.slice(best, best + 2).map((s) => ({ segment: s.segment, locals: liveLocals(s) }));
-    const merged = Segment.concat(parts);
-    const moved: DocLocation[] = [];
-    for (const { segment, locals } of parts) {
-      const locations = this.#locations.get(segment)!;
-      for (let i = 0; i < locals.length; i++) moved.push(locations[locals[i]]);
+    if (deletes.shared) {
+      deletes.deleted = deletes.deleted.slice();
+      deletes.shared = false;
     }
-    this.#place(merged, moved);
-    return [...segments.slice(0, best), { segment: merged, deletedCount: 0, base: 0 }, ...segments.slice(best + 2)];
+    deletes.count += 1 - deletes.deleted[local];
+    deletes.deleted[local] = 1;
   }
 
   /**
-   * Points each document's location at its position in `segment` (`locations` in segment order),
-   * unless it was replaced or deleted meanwhile, and keeps them for the segment's next merge.
+   * Merges the adjacent pair holding the fewest live documents (adjacent only, so documents keep
+   * their relative order, and tie order, for good); the same list when no pair fits in one segment.
    */
-  #place(segment: Segment, locations: DocLocation[]): void {
-    for (let i = 0; i < locations.length; i++) {
-      const location = locations[i];
-      if (location.removed) continue;
-      location.segment = segment;
-      location.local = i;
+  #mergeSmallestPair(segments: LiveSegment[]): LiveSegment[] {
+    let best = -1;
+    const live = (s: LiveSegment) => s.segment.count - s.deletedCount;
+    for (let i = 0; i + 1 < segments.length; i++) {
+      if (segments[i].segment.ids.text.length + segments[i + 1].segment.ids.text.length > MAX_TEXT) continue;
+      if (best < 0 || live(segments[i]) + live(segments[i + 1]) < live(segments[best]) + live(segments[best + 1])) best = i;
     }
-    this.#locations.set(segment, locations);
+    if (best < 0) return segments;
+    const merged = Segment.concat(segments.slice(best, best + 2).map((s) => ({ segment: s.segment, locals: liveLocals(s) })));
+    return [...segments.slice(0, best), { segment: merged, deletedCount: 0, base: 0 }, ...segments.slice(best + 2)];
   }
 
   #publish(segments: LiveSegment[]): void {

@@ -21,7 +21,7 @@ import { WasmKernels, wasmModule, type Direction } from '../../src/core/index.ts
 import { Engine, type WriteOp } from '../../src/engine/engine.ts';
 import { EsError } from '../../src/engine/errors.ts';
 import { searchRequest, type Paging, type SortClause } from '../../src/engine/search/request.ts';
-import type { Segment } from '../../src/engine/segment.ts';
+import type { Segment } from '../../src/engine/segments/segment.ts';
 import { sourceOf, tempEngine } from './helpers.ts';
 import { expectedOrder, IndexModel, type Outcome, type Price, type Source, type Tag } from './paging-model.ts';
 

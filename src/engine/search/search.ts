@@ -147,7 +147,7 @@ function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchReques
   const { segment } = entry.live;
   const hit: Hit = {
     _index: target.index.name,
-    _id: segment.ids[entry.local],
+    _id: segment.ids.id(entry.local),
     _score: !plan.byField || plan.tracksScore ? MATCH_ALL_SCORE : null,
   };
   const routing = segment.routings.get(entry.local);

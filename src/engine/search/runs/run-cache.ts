@@ -16,7 +16,7 @@
  * ({@link RunCache.release}), and a segment merged away while pinned keeps its runs until then.
  */
 import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
-import type { Segment } from '../../segment.ts';
+import type { Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard.ts';
 import type { MapStore } from '../sort/key.ts';
 import { SortedRun, type RunSpec } from './sorted-run.ts';

@@ -5,7 +5,7 @@
  * the kernels' run-key rule in src/core/order.ts) and compare by {@link SortKeySource.order}.
  */
 import type { Column, KeyOrder } from '../../../core/index.ts';
-import type { Segment } from '../../segment.ts';
+import type { Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard.ts';
 import type { SegmentRef } from './tie-break.ts';
 

@@ -7,7 +7,7 @@
  */
 import type { KeyOrder } from '../../../core/index.ts';
 import type { IndexSnapshot } from '../../search-index.ts';
-import type { KeywordColumn, Segment } from '../../segment.ts';
+import type { KeywordColumn, Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard.ts';
 import { globalOrdinals, lowerBound, type GlobalOrdinals } from '../../terms.ts';
 import type { FieldClause } from '../request.ts';

@@ -5,7 +5,7 @@
 import type { KeyOrder } from '../../../core/index.ts';
 import { badRequest } from '../../errors.ts';
 import { parseDate } from '../../mapping.ts';
-import type { NumberColumn } from '../../segment.ts';
+import type { NumberColumn } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';

@@ -3,8 +3,9 @@
  * column is the segment's i-th document; documents keep the order they were written in, so a
  * shard's ordinal for a document is its segment's base plus i.
  */
-import type { DocValues } from './mapping.ts';
-import { globalOrdinals, sortedDistinct } from './terms.ts';
+import type { DocValues } from '../mapping.ts';
+import { globalOrdinals, sortedDistinct } from '../terms.ts';
+import { IdColumn } from './ids.ts';
 
 /** A numeric column (dates and booleans too): f64 per document, NaN where the field is missing. */
 export interface NumberColumn {
@@ -24,10 +25,11 @@ export interface KeywordColumn {
 
 export type FieldColumn = NumberColumn | KeywordColumn;
 
-/** What a segment keeps of each document: its id and where its source is stored. */
+/** What a segment keeps of each document: its id, version, sort values and where its source is stored. */
 export interface SegmentDoc {
   id: string;
   seq: number;
+  version: number;
   values: DocValues;
   /** A custom `_routing`, if the document was written with one. */
   routing?: string;
@@ -37,10 +39,12 @@ export class Segment {
   /** Lazily built sort columns (f64 views of keyword ordinals, positions), kept for the segment's life. */
   #sortColumns = new Map<string, Float64Array>();
 
-  private constructor(
-    readonly ids: string[],
-    /** The storage sequence number of each document: the key of its `_source`. */
+  constructor(
+    readonly ids: IdColumn,
+    /** The storage sequence number of each document: the key of its `_source`. Ascending. */
     readonly seqs: Float64Array,
+    /** Each document's `_version`. */
+    readonly versions: Float64Array,
     readonly columns: Map<string, FieldColumn>,
     /**
      * The custom `_routing` of the documents written with one, by local ordinal (usually empty),
@@ -50,7 +54,19 @@ export class Segment {
   ) {}
 
   get count(): number {
-    return this.ids.length;
+    return this.seqs.length;
+  }
+
+  /** The local ordinal of the document with this sequence number, or -1 (seqs ascend, so a binary search). */
+  localOfSeq(seq: number): number {
+    const seqs = this.seqs;
+    let lo = 0, hi = seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (seqs[mid] < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < seqs.length && seqs[lo] === seq ? lo : -1;
   }
 
   /** Positions 0..count-1 as f64: the `_doc` sort column within the segment. */
@@ -90,8 +106,9 @@ export class Segment {
     const routings = new Map<number, string>();
     docs.forEach((d, i) => d.routing !== undefined && routings.set(i, d.routing));
     return new Segment(
-      docs.map((d) => d.id),
+      IdColumn.build(docs.map((d) => d.id)),
       Float64Array.from(docs, (d) => d.seq),
+      Float64Array.from(docs, (d) => d.version),
       columns,
       routings,
     );
@@ -101,14 +118,16 @@ export class Segment {
   static concat(parts: readonly { segment: Segment; locals: ArrayLike<number> }[]): Segment {
     const ids: string[] = [];
     const seqs: number[] = [];
+    const versions: number[] = [];
     const routings = new Map<number, string>();
     const fields = new Map<string, FieldColumn['kind']>();
     for (const { segment, locals } of parts) {
       for (let i = 0; i < locals.length; i++) {
         const routing = segment.routings.size > 0 ? segment.routings.get(locals[i]) : undefined;
         if (routing !== undefined) routings.set(ids.length, routing);
-        ids.push(segment.ids[locals[i]]);
+        ids.push(segment.ids.id(locals[i]));
         seqs.push(segment.seqs[locals[i]]);
+        versions.push(segment.versions[locals[i]]);
       }
       for (const [field, column] of segment.columns) fields.set(field, column.kind);
     }
@@ -116,7 +135,7 @@ export class Segment {
     for (const [field, kind] of fields) {
       columns.set(field, kind === 'number' ? concatNumbers(parts, field, ids.length) : concatKeywords(parts, field, ids.length));
     }
-    return new Segment(ids, Float64Array.from(seqs), columns, routings);
+    return new Segment(IdColumn.build(ids), Float64Array.from(seqs), Float64Array.from(versions), columns, routings);
   }
 }
 

@@ -1,0 +1,103 @@
+/**
+ * A segment's `_id`s, kept compactly and searchable without a JavaScript object per document: the
+ * ids joined into one string with the offset of each (UTF-16 code units), and a lookup table of
+ * 32-bit id hashes sorted together with the local ordinal each belongs to. Finding an id is a
+ * binary search for its hash, then a comparison of the text at each candidate (hashes collide).
+ *
+ * A segment holds each id at most once (a new version of a document replaces the old one in the
+ * write buffer, and merges keep only live documents), so {@link IdColumn.find} has one answer.
+ *
+ * @example
+ * const ids = IdColumn.build(['b', 'a']);
+ * ids.find('a'); // 1
+ * ids.id(0); // 'b'
+ */
+export class IdColumn {
+  constructor(
+    /** Every id, joined in local order. */
+    readonly text: string,
+    /** Where id i starts in `text`; `offsets[count]` is the text's length. */
+    readonly offsets: Uint32Array,
+    /** The ids' hashes, ascending. */
+    readonly hashes: Uint32Array,
+    /** The local ordinal of the id whose hash is `hashes[i]`. */
+    readonly order: Uint32Array,
+  ) {}
+
+  static build(ids: readonly string[]): IdColumn {
+    const n = ids.length;
+    const offsets = new Uint32Array(n + 1);
+    const hashes = new Uint32Array(n);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      offsets[i] = at;
+      at += ids[i].length;
+      hashes[i] = idHash(ids[i]);
+    }
+    offsets[n] = at;
+    if (at > MAX_TEXT) throw new RangeError(`ids of ${n} documents take ${at} characters, more than a segment holds (${MAX_TEXT})`);
+    const { keys, order } = sortByHash(hashes);
+    return new IdColumn(ids.join(''), offsets, keys, order);
+  }
+
+  get count(): number {
+    return this.hashes.length;
+  }
+
+  /** The id at a local ordinal. */
+  id(local: number): string {
+    return this.text.slice(this.offsets[local], this.offsets[local + 1]);
+  }
+
+  /** The local ordinal holding `id`, or -1. */
+  find(id: string): number {
+    const hash = idHash(id);
+    const { hashes, order, offsets, text } = this;
+    let lo = 0, hi = hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (hashes[mid] < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    for (; lo < hashes.length && hashes[lo] === hash; lo++) {
+      const local = order[lo], start = offsets[local];
+      if (offsets[local + 1] - start === id.length && text.startsWith(id, start)) return local;
+    }
+    return -1;
+  }
+}
+
+/** How many characters a segment's ids may take together (V8 strings stop short of 2^29). */
+export const MAX_TEXT = 2 ** 28;
+
+/** FNV-1a over the id's UTF-16 code units: cheap, and spreads short similar ids well. */
+export function idHash(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The hashes in ascending order with the index each came from: two 16-bit passes of a radix sort. */
+function sortByHash(hashes: Uint32Array): { keys: Uint32Array; order: Uint32Array } {
+  const n = hashes.length;
+  let keys = hashes.slice(), order = Uint32Array.from({ length: n }, (_, i) => i);
+  let nextKeys = new Uint32Array(n), nextOrder = new Uint32Array(n);
+  const counts = new Uint32Array(1 << 16);
+  for (const shift of [0, 16]) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[(keys[i] >>> shift) & 0xffff]++;
+    for (let b = 0, sum = 0; b < counts.length; b++) {
+      const c = counts[b];
+      counts[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const at = counts[(keys[i] >>> shift) & 0xffff]++;
+      nextKeys[at] = keys[i];
+      nextOrder[at] = order[i];
+    }
+    [keys, nextKeys] = [nextKeys, keys];
+    [order, nextOrder] = [nextOrder, order];
+  }
+  return { keys, order };
+}
