@@ -20,6 +20,8 @@ import { NODE_ID } from './node.ts';
 import { TaskManager, type TaskRecord } from './tasks/task-manager.ts';
 import { withPitTiebreaker } from './search/sort/tie-break.ts';
 import { parseSettings } from './settings.ts';
+import { Flusher } from './commits/flusher.ts';
+import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
 export type WriteOp =
   /** `text`: the source's JSON as the client sent it, stored as it is (else the source is serialized). */
@@ -31,8 +33,8 @@ export type RefreshPolicy = 'false' | 'true' | 'wait_for';
 
 export type WriteItem = WriteResult & { forced_refresh?: boolean };
 
-/** Reports start-up progress: documents restored so far of an index's total. */
-export type LoadProgress = (index: string, done: number, total: number) => void;
+/** Reports start-up progress: documents replayed so far of an index's total. */
+export type LoadProgress = RecoveryProgress;
 
 export interface EngineOptions {
   progress?: LoadProgress;
@@ -57,6 +59,8 @@ export class Engine {
   readonly cursors: Cursors;
   /** Long-running work (reindex) that `_tasks` reports on and cancels; stored results outlive a restart. */
   readonly tasks: TaskManager;
+  /** Commit points: `_flush`, in the background, and on shutdown. */
+  readonly #flusher: Flusher;
 
   readonly settings: NodeSettings;
 
@@ -70,23 +74,15 @@ export class Engine {
     });
     this.cursors = new Cursors(settings, { retain: (targets) => this.#pin(targets, 'retain'), release: (targets) => this.#pin(targets, 'release') });
     this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
+    this.#flusher = new Flusher(store, () => this.#indices.values(), (done) => this.#track(done));
   }
 
+  /** The engine over what the store holds: each index from its last commit point plus the writes after it. */
   static open(store: DocStore, options: EngineOptions = {}): Engine {
-    const { progress } = options;
     const engine = new Engine(store, options);
     for (const meta of store.indices()) {
       const index = SearchIndex.fromMeta(meta, engine.runs, engine.sources);
-      const total = store.count(meta.uuid);
-      let done = 0;
-      progress?.(meta.name, 0, total);
-      for (const { shard, seq, doc } of store.scan(meta.uuid)) {
-        const problem = index.restore(shard, seq, doc);
-        if (problem) console.error(`deeppage: [${meta.name}][${doc.id}] restored without sort values: ${problem.reason}`);
-        if (++done % 10_000 === 0) progress?.(meta.name, done, total);
-      }
-      progress?.(meta.name, done, total);
-      index.refresh();
+      recoverIndex(store, meta, index, options.progress);
       engine.#indices.set(meta.name, index);
     }
     return engine;
@@ -190,13 +186,22 @@ export class Engine {
         throw e;
       }
     });
-    const committing = this.store.write(writes, [...metas].map((index) => index.meta()));
-    this.#inflight.add(committing);
-    const committed = committing.finally(() => {
-      this.#inflight.delete(committing);
-      this.sources.committed(writes);
-    });
+    const committed = this.#track(this.store.write(writes, [...metas].map((index) => index.meta()))).finally(() => this.sources.committed(writes));
     return { items, committed, touched };
+  }
+
+  /** Commits the indices' shards to storage as segments (`_flush`); resolves when durable. */
+  async flush(expression?: string): Promise<SearchIndex[]> {
+    const targets = this.resolve(expression);
+    await Promise.all(targets.map((index) => this.#flusher.flush(index)));
+    return targets;
+  }
+
+  /** Storage work that close() and index deletion wait for. */
+  #track(done: Promise<void>): Promise<void> {
+    this.#inflight.add(done);
+    void done.catch(() => {}).finally(() => this.#inflight.delete(done));
+    return done;
   }
 
   /** The live document (real time, refreshed or not), or undefined. */
@@ -279,9 +284,15 @@ export class Engine {
     return this.runs.held(indices.flatMap((index) => index.segments()));
   }
 
-  /** Stops refresh timers, frees the sorted runs and closes storage; pending writes finish first. */
-  async close(): Promise<void> {
+  /**
+   * Stops refresh timers, frees the sorted runs and closes storage; pending writes finish and every
+   * shard is flushed first. `flush: false` leaves storage as a crash would (the next start replays).
+   */
+  async close({ flush = true }: { flush?: boolean } = {}): Promise<void> {
     await this.tasks.close();
+    await Promise.allSettled([...this.#inflight]);
+    if (flush) await this.#flusher.flushAll().catch((error) => console.error('deeppage: flush at shutdown failed', error));
+    this.#flusher.close();
     this.cursors.close();
     for (const index of this.#indices.values()) index.close();
     this.runs.close();

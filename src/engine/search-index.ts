@@ -103,6 +103,11 @@ export class SearchIndex {
     return this.#snapshot;
   }
 
+  /** Deleted or shut down. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   get docCount(): number {
     return this.shards.reduce((n, s) => n + s.docCount, 0);
   }
@@ -129,7 +134,7 @@ export class SearchIndex {
     const { values, added } = this.mappings.extract(source, id);
     const { location, replaced } = shard.put(id, values, shard.lastVersion(id) + 1, routing);
     const writes: DocWrite[] = [];
-    if (replaced) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: replaced.seq });
+    if (replaced) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: replaced.seq, at: location.seq });
     const doc: StoredDoc = { id, version: location.version, source: text ?? JSON.stringify(source), ...(routing !== undefined && { routing }) };
     writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq: location.seq, doc });
     const result = this.#result(id, location, replaced ? 'updated' : 'created', replaced ? 200 : 201);
@@ -155,12 +160,11 @@ export class SearchIndex {
   delete(id: string, routing?: string): Applied {
     const shard = this.shardOf(id, routing);
     const removed = shard.remove(id);
-    if (!removed) {
-      return { result: this.#result(id, { seq: shard.takeSeq(), version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
-    }
+    const seq = shard.takeSeq();
+    if (!removed) return { result: this.#result(id, { seq, version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
     shard.tombstone(id, removed.version + 1);
-    const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: removed.seq }];
-    const result = this.#result(id, { ...removed, seq: shard.takeSeq(), version: removed.version + 1 }, 'deleted', 200);
+    const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: removed.seq, at: seq }];
+    const result = this.#result(id, { ...removed, seq, version: removed.version + 1 }, 'deleted', 200);
     return { result, writes, shard: shard.number, ...(removed.segment && { retired: removed.seq }) };
   }
 
@@ -187,6 +191,12 @@ export class SearchIndex {
     }
     this.shards[shard].put(doc.id, values, doc.version, doc.routing, seq);
     return problem;
+  }
+
+  /** On start-up, once every shard is loaded and replayed: searches see them from now on. */
+  restored(): void {
+    this.refresh();
+    this.#snapshot = this.#takeSnapshot();
   }
 
   /** The segments searches see now. */

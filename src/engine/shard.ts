@@ -44,6 +44,13 @@ interface Deletes {
   shared: boolean;
 }
 
+/** A shard's segments as a commit point: what a flush makes durable and a restart loads. */
+export interface CommitPoint {
+  /** Every operation with a seq up to this one is in the segments and their deletes. */
+  checkpoint: number;
+  segments: { number: number; segment: Segment; deleted?: Uint8Array; deletedCount: number }[];
+}
+
 /** How long a deleted id's version is remembered, so a new write continues it (ES's `index.gc_deletes`). */
 const TOMBSTONE_MS = 60_000;
 
@@ -61,6 +68,13 @@ export class Shard {
   #tombstones = new Map<string, { version: number; at: number }>();
   #docCount = 0;
   #nextSeq = 0;
+  /** Segment numbers: the key each segment has, or will have, in storage. */
+  #numbers = new WeakMap<Segment, number>();
+  #nextNumber = 0;
+  /** The segments of the last durable commit point, by number. */
+  #committed = new Set<number>();
+  /** Writes (puts and deletes) since the last durable commit point: what a restart would replay. */
+  #uncommittedOps = 0;
 
   constructor(
     readonly number: number,
@@ -141,6 +155,7 @@ export class Shard {
     this.#buffer.set(seq, doc);
     this.#bufferIds.set(id, doc);
     this.#docCount++;
+    this.#uncommittedOps++;
     const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
     return { location, replaced };
   }
@@ -150,6 +165,7 @@ export class Shard {
     const location = this.locate(id);
     if (!location) return undefined;
     this.#docCount--;
+    this.#uncommittedOps++;
     if (location.segment) this.#markDeleted(location.segment, location.local);
     else {
       this.#buffer.delete(location.seq);
@@ -199,6 +215,54 @@ export class Shard {
     const dropped = before.filter((segment) => !kept.has(segment));
     for (const segment of dropped) this.#deletes.delete(segment);
     if (dropped.length > 0) this.onDrop(dropped);
+  }
+
+  /** Writes since the last durable commit point. */
+  get uncommittedOps(): number {
+    return this.#uncommittedOps;
+  }
+
+  /**
+   * The published snapshot as a commit point, every segment numbered; call right after a refresh so
+   * that it holds every write (the checkpoint is the last seq handed out). `added` are the segments
+   * storage does not have yet, `dropped` the numbers it has that the point no longer lists.
+   */
+  commitPoint(): { point: CommitPoint; added: Segment[]; dropped: number[]; ops: number } {
+    if (this.dirty) throw new Error('a commit point needs a refreshed shard');
+    const added: Segment[] = [];
+    const segments = this.snapshot.segments.map(({ segment, deleted, deletedCount }) => {
+      let number = this.#numbers.get(segment);
+      if (number === undefined) this.#numbers.set(segment, (number = this.#nextNumber++));
+      if (!this.#committed.has(number)) added.push(segment);
+      return { number, segment, deleted, deletedCount };
+    });
+    const listed = new Set(segments.map((s) => s.number));
+    const dropped = [...this.#committed].filter((number) => !listed.has(number));
+    return { point: { checkpoint: this.maxSeq, segments }, added, dropped, ops: this.#uncommittedOps };
+  }
+
+  /** Storage holds the commit point now; `ops` is what {@link commitPoint} counted. */
+  committed(point: CommitPoint, ops: number): void {
+    this.#committed = new Set(point.segments.map((s) => s.number));
+    this.#uncommittedOps = Math.max(0, this.#uncommittedOps - ops);
+  }
+
+  /** On start-up, before any write: the shard as a stored commit point left it. */
+  load(point: CommitPoint): void {
+    for (const { number, segment } of point.segments) {
+      this.#numbers.set(segment, number);
+      this.#nextNumber = Math.max(this.#nextNumber, number + 1);
+    }
+    this.#committed = new Set(point.segments.map((s) => s.number));
+    this.continueAfter(point.checkpoint);
+    this.#docCount = point.segments.reduce((n, s) => n + s.segment.count - s.deletedCount, 0);
+    this.#publish(point.segments.map(({ segment, deleted, deletedCount }) => ({ segment, deleted, deletedCount, base: 0 })));
+  }
+
+  /** On start-up: storage holds these segments from a commit point that could not be read; the next commit drops them. */
+  replacesStored(numbers: readonly number[]): void {
+    this.#committed = new Set(numbers);
+    for (const number of numbers) this.#nextNumber = Math.max(this.#nextNumber, number + 1);
   }
 
   /** The segments of the published snapshot (for what the shard hands over when its index goes). */

@@ -42,9 +42,23 @@ export interface IndexMeta {
 
 export type DocWrite =
   | { op: 'put'; uuid: string; shard: number; seq: number; doc: StoredDoc }
-  | { op: 'delete'; uuid: string; shard: number; seq: number };
+  /** `at`: the seq of the operation that deleted or replaced the document stored at `seq`. */
+  | { op: 'delete'; uuid: string; shard: number; seq: number; at: number };
 
 type DocKey = [uuid: string, shard: number, seq: number];
+
+/**
+ * A shard's last commit point (src/engine/commits/): its segments, stored under
+ * `[uuid, shard, number]` in `segments`, with each one's deletes as a bitset, and the checkpoint: every
+ * operation with a seq up to it is in them. Operations after it are replayed from `sources` and the
+ * deletes log.
+ */
+export interface ShardCommit {
+  /** The segment format the blobs are in (src/engine/segments/format.ts). */
+  format: number;
+  checkpoint: number;
+  segments: { number: number; deleted?: Uint8Array }[];
+}
 
 /**
  * The key range holding every document of an index. `[uuid]` sorts before all `[uuid, …]` keys and
@@ -59,6 +73,10 @@ export class DocStore {
     private readonly meta: Database<IndexMeta, string>,
     private readonly docs: Database<Buffer, DocKey>,
     private readonly taskRecords: Database<unknown, number>,
+    private readonly segments: Database<Buffer, DocKey>,
+    private readonly commits: Database<ShardCommit, [uuid: string, shard: number]>,
+    /** The deletes log: `[uuid, shard, at]` → the seq of the document deleted or replaced at `at`. */
+    private readonly deletes: Database<number, DocKey>,
   ) {}
 
   /** Opens (creating if need be) the store in `dir`. */
@@ -69,7 +87,15 @@ export class DocStore {
     const root = open({ path: dir, noSubdir: false });
     const docs = root.openDB<Buffer, DocKey>({ name: 'sources', encoding: 'binary' });
     convertLegacyDocs(root, docs);
-    return new DocStore(root, root.openDB<IndexMeta, string>({ name: 'meta' }), docs, root.openDB<unknown, number>({ name: 'tasks' }));
+    return new DocStore(
+      root,
+      root.openDB<IndexMeta, string>({ name: 'meta' }),
+      docs,
+      root.openDB<unknown, number>({ name: 'tasks' }),
+      root.openDB<Buffer, DocKey>({ name: 'segments', encoding: 'binary' }),
+      root.openDB<ShardCommit, [string, number]>({ name: 'commits' }),
+      root.openDB<number, DocKey>({ name: 'deletes' }),
+    );
   }
 
   /** Applies the writes (and index metadata updates) in order; resolves only when durable on disk. */
@@ -78,7 +104,8 @@ export class DocStore {
     const pending: Promise<boolean>[] = metas.map((meta) => this.meta.put(meta.name, meta));
     for (const w of writes) {
       const key: DocKey = [w.uuid, w.shard, w.seq];
-      pending.push(w.op === 'put' ? this.docs.put(key, encodeDoc(w.doc)) : this.docs.remove(key));
+      if (w.op === 'put') pending.push(this.docs.put(key, encodeDoc(w.doc)));
+      else pending.push(this.docs.remove(key), this.deletes.put([w.uuid, w.shard, w.at], w.seq));
     }
     await this.durable(pending);
   }
@@ -97,8 +124,46 @@ export class DocStore {
         if (this.meta.get(meta.name)?.uuid === meta.uuid) this.meta.remove(meta.name);
       }),
     );
-    for (const key of this.docs.getKeys(indexRange(meta.uuid))) pending.push(this.docs.remove(key));
+    for (const db of [this.docs, this.segments, this.deletes] as Database<unknown, DocKey>[]) {
+      for (const key of db.getKeys(indexRange(meta.uuid))) pending.push(db.remove(key));
+    }
+    for (const key of this.commits.getKeys(indexRange(meta.uuid))) pending.push(this.commits.remove(key));
     await this.durable(pending);
+  }
+
+  /**
+   * Makes a shard's commit point durable in one transaction: the new segments' bytes, the record,
+   * the removal of segments it no longer lists, and of the deletes log up to its checkpoint (the
+   * segments' deletes hold those now).
+   */
+  async commitShard(uuid: string, shard: number, commit: ShardCommit, added: { number: number; bytes: Uint8Array }[], dropped: readonly number[]): Promise<void> {
+    const done = this.root.transaction(() => {
+      for (const { number, bytes } of added) this.segments.put([uuid, shard, number], Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      for (const number of dropped) this.segments.remove([uuid, shard, number]);
+      this.commits.put([uuid, shard], commit);
+      for (const key of this.deletes.getKeys({ start: [uuid, shard, -1], end: [uuid, shard, commit.checkpoint + 1] })) this.deletes.remove(key);
+    });
+    await this.durable([done]);
+  }
+
+  /** The shard's last commit point, if it was ever flushed. */
+  shardCommit(uuid: string, shard: number): ShardCommit | undefined {
+    return this.commits.get([uuid, shard]);
+  }
+
+  /** A committed segment's bytes (a copy, safe to keep). */
+  segmentBytes(uuid: string, shard: number, number: number): Buffer | undefined {
+    return this.segments.getBinary([uuid, shard, number]);
+  }
+
+  /** The shard's stored documents with seqs after `after`, in seq order. */
+  docsAfter(uuid: string, shard: number, after: number): Iterable<{ seq: number; doc: StoredDoc }> {
+    return this.docs.getRange({ start: [uuid, shard, after + 1], end: [uuid, shard, Infinity] }).map(({ key, value }) => ({ seq: key[2], doc: decodeDoc(value) }));
+  }
+
+  /** The deletes log of the shard after `after`, in order: at `at`, the document stored at `seq` went. */
+  deletesAfter(uuid: string, shard: number, after: number): Iterable<{ at: number; seq: number }> {
+    return this.deletes.getRange({ start: [uuid, shard, after + 1], end: [uuid, shard, Infinity] }).map(({ key, value }) => ({ at: key[2], seq: value }));
   }
 
   indices(): IndexMeta[] {

@@ -251,7 +251,7 @@ describe('Sources', () => {
               for (const op of step.ops) {
                 const old = model!.live.get(op.id);
                 const own: DocWrite[] = [];
-                if (old !== undefined) own.push({ op: 'delete', uuid, shard: step.shard, seq: old });
+                if (old !== undefined) own.push({ op: 'delete', uuid, shard: step.shard, seq: old, at: old + 1 });
                 if (op.del) model!.live.delete(op.id);
                 else {
                   const seq = model!.takeSeq();
@@ -333,7 +333,7 @@ describe('Sources', () => {
       sources.pin(uuid, 0, 1);
       sources.retire(uuid, 0, 0, 1);
     }
-    await store.write(writes.map(({ uuid, shard, seq }) => ({ op: 'delete', uuid, shard, seq })));
+    await store.write(writes.map(({ uuid, shard, seq }) => ({ op: 'delete', uuid, shard, seq, at: seq + 1 })));
     expect(sources.stats()).toEqual({ retained: 2, committing: 0, pinned_generations: 2 });
     sources.dropIndex('d');
     expect(sources.load('d', 0, 0)).toBeUndefined();

@@ -47,6 +47,10 @@ class ShardModel {
   #buffer: Entry[] = [];
   #pending = new Map<ModelSegment, number[]>();
   #ids = new Map<string, { entry: Entry; segment?: ModelSegment; local: number }>();
+  /** The published segments at the last flush: what a restart loads. */
+  #commit: ModelSegment[] = [];
+  /** Each entry's place in the shard's write order (its seq). */
+  #order = new Map<Entry, number>();
 
   current(id: string): Entry | undefined {
     return this.#ids.get(id)?.entry;
@@ -54,6 +58,7 @@ class ShardModel {
 
   put(entry: Entry): 'created' | 'updated' {
     const replaced = this.remove(entry.id);
+    this.#order.set(entry, this.#order.size);
     this.#buffer.push(entry);
     this.#ids.set(entry.id, { entry, local: -1 });
     return replaced ? 'updated' : 'created';
@@ -106,6 +111,37 @@ class ShardModel {
     this.segments = segments;
   }
 
+  /** A flush: refreshed, and the segments as they are become the commit point. */
+  flush(): void {
+    this.refresh();
+    this.#commit = this.segments;
+  }
+
+  /**
+   * A restart (after a flush if clean): the commit point's segments, the deletes since as pending,
+   * the live documents written since in the buffer in write order, then a refresh.
+   */
+  restart(clean: boolean): void {
+    if (clean) this.flush();
+    const live = new Map([...this.#ids].map(([id, at]) => [id, at.entry]));
+    const committed = new Set<Entry>();
+    this.segments = this.#commit;
+    this.#pending.clear();
+    this.#ids.clear();
+    for (const segment of this.#commit) {
+      segment.entries.forEach((entry, local) => {
+        if (segment.deleted[local]) return;
+        if (live.get(entry.id) === entry) {
+          committed.add(entry);
+          this.#ids.set(entry.id, { entry, segment, local });
+        } else this.#pending.set(segment, [...(this.#pending.get(segment) ?? []), local]);
+      });
+    }
+    this.#buffer = [...live.values()].filter((entry) => !committed.has(entry)).sort((a, b) => this.#order.get(a)! - this.#order.get(b)!);
+    for (const entry of this.#buffer) this.#ids.set(entry.id, { entry, local: -1 });
+    this.refresh();
+  }
+
   #relocate(segment: ModelSegment): void {
     segment.entries.forEach((entry, local) => {
       const at = this.#ids.get(entry.id);
@@ -155,6 +191,15 @@ export class IndexModel {
 
   refresh(): void {
     for (const shard of this.shards) shard.refresh();
+  }
+
+  flush(): void {
+    for (const shard of this.shards) shard.flush();
+  }
+
+  /** A restart; `clean` when the node shut down (and flushed), else as after a crash. */
+  restart(clean: boolean): void {
+    for (const shard of this.shards) shard.restart(clean);
   }
 
   /** Per shard, per published segment: [documents, deleted ones]. */

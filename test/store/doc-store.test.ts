@@ -8,7 +8,7 @@ import { DocStore, type DocWrite, type IndexMeta, type StoredDoc } from '../../s
 
 const doc = (id: string, source: Record<string, unknown> = { n: id }): StoredDoc => ({ id, version: 1, source: JSON.stringify(source) });
 const put = (uuid: string, shard: number, seq: number, d = doc(`${shard}/${seq}`)): DocWrite => ({ op: 'put', uuid, shard, seq, doc: d });
-const del = (uuid: string, shard: number, seq: number): DocWrite => ({ op: 'delete', uuid, shard, seq });
+const del = (uuid: string, shard: number, seq: number): DocWrite => ({ op: 'delete', uuid, shard, seq, at: seq + 1 });
 const meta = (name: string, uuid: string): IndexMeta => ({
   name,
   uuid,

@@ -18,6 +18,8 @@ export function indexRoutes(engine: Engine): Hono {
   };
   app.on(['GET', 'POST'], '/_refresh', (c) => send(c, 200, broadcast(engine.refresh())));
   app.on(['GET', 'POST'], '/:index/_refresh', (c) => send(c, 200, broadcast(engine.refresh(c.req.param('index')))));
+  app.on(['GET', 'POST'], '/_flush', async (c) => send(c, 200, broadcast(await engine.flush())));
+  app.on(['GET', 'POST'], '/:index/_flush', async (c) => send(c, 200, broadcast(await engine.flush(c.req.param('index')))));
   app.post('/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches())));
   app.post('/:index/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches(c.req.param('index')))));
 

@@ -1,0 +1,92 @@
+/**
+ * Flushes: a shard's writes become a durable commit point (its segments written in the segment
+ * format, the deletes log trimmed), so a restart loads segments instead of replaying documents.
+ * `POST /_flush` asks for one; in the background, as Elasticsearch flushes when its translog grows
+ * or a shard goes idle, a shard is flushed once it has {@link FLUSH_OPS} writes since its last
+ * commit, or some writes and none for {@link IDLE_MS}; and everything is flushed on shutdown.
+ *
+ * Flushes of one shard run one after the other, so each commit point drops exactly the segments the
+ * one before it stored. A flush refreshes the shard first (a commit point holds sealed segments
+ * only), so the background leaves indices with `refresh_interval: -1` alone until shutdown.
+ */
+import type { DocStore } from '../../store/doc-store.ts';
+import type { SearchIndex } from '../search-index.ts';
+import { encodeSegment } from '../segments/format.ts';
+import type { Shard } from '../shard.ts';
+import { commitRecord } from './commit-record.ts';
+
+/** Writes since the last commit that make a shard worth flushing (bounds what a restart replays). */
+export const FLUSH_OPS = 20_000;
+/** A shard with writes not committed and no new ones for this long is flushed. */
+export const IDLE_MS = 30_000;
+const CHECK_MS = 5_000;
+
+export class Flusher {
+  /** Per shard, the last flush asked for (the next one waits for it). */
+  readonly #running = new WeakMap<Shard, Promise<void>>();
+  /** Shards with a flush queued or in progress: the background check leaves them alone. */
+  readonly #busy = new WeakSet<Shard>();
+  /** Per shard, its uncommitted count at the last check and since when it has not changed. */
+  readonly #seen = new WeakMap<Shard, { ops: number; since: number }>();
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: DocStore,
+    private readonly indices: () => Iterable<SearchIndex>,
+    /** Told of each flush's promise, so that whoever waits for storage waits for it too. */
+    private readonly track: (done: Promise<void>) => void,
+  ) {
+    this.#timer = setInterval(() => this.#check(), CHECK_MS);
+    this.#timer.unref();
+  }
+
+  /** Refreshes and commits the index's shards (those given, else all); resolves when durable. */
+  flush(index: SearchIndex, shards: Iterable<Shard> = index.shards): Promise<void> {
+    return Promise.all([...shards].map((shard) => this.#flushShard(index, shard))).then(() => {});
+  }
+
+  /** Flushes every shard that has writes since its last commit (on shutdown). */
+  async flushAll(): Promise<void> {
+    clearInterval(this.#timer);
+    await Promise.all([...this.indices()].map((index) => this.flush(index, index.shards.filter((s) => s.uncommittedOps > 0 || s.dirty))));
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+  }
+
+  #flushShard(index: SearchIndex, shard: Shard): Promise<void> {
+    const before = this.#running.get(shard) ?? Promise.resolve();
+    this.#busy.add(shard);
+    const done = before.catch(() => {}).then(async () => {
+      if (index.closed) return;
+      index.refresh([shard.number]);
+      const { point, added, dropped, ops } = shard.commitPoint();
+      const numbers = new Map(point.segments.map((s) => [s.segment, s.number]));
+      const blobs = added.map((segment) => ({ number: numbers.get(segment)!, bytes: encodeSegment(segment) }));
+      await this.store.commitShard(index.uuid, shard.number, commitRecord(point), blobs, dropped);
+      shard.committed(point, ops);
+    });
+    this.#running.set(shard, done);
+    void done.catch(() => {}).finally(() => this.#running.get(shard) === done && this.#busy.delete(shard));
+    this.track(done);
+    return done;
+  }
+
+  #check(): void {
+    const now = Date.now();
+    for (const index of this.indices()) {
+      // Flushing refreshes; with refresh turned off, nothing may become visible on its own.
+      if (index.settings.refreshIntervalMs < 0) continue;
+      const due = index.shards.filter((shard) => {
+        if (this.#busy.has(shard)) return false;
+        const ops = shard.uncommittedOps;
+        const seen = this.#seen.get(shard);
+        if (!seen || seen.ops !== ops) this.#seen.set(shard, { ops, since: now });
+        return ops >= FLUSH_OPS || (ops > 0 && seen?.ops === ops && now - seen.since >= IDLE_MS);
+      });
+      if (due.length === 0) continue;
+      this.flush(index, due).catch((error) => console.error(`deeppage: background flush of [${index.name}] failed`, error));
+    }
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The segment format: a sealed {@link Segment} as bytes, so a restart loads segments instead of
+ * rebuilding them from every stored document.
+ *
+ * Layout (little-endian):
+ * - header, 16 bytes: the magic `DPSG`, the format number (u32), the document count (u32), and the
+ *   CRC-32 of everything after the header;
+ * - then chunks, each a byte length (u32), 4 zero bytes and the payload, padded with zeros to a
+ *   multiple of 8 bytes. In order: `seqs` (f64 per document), `versions` (f64), the ids' text, their
+ *   offsets (u32, count + 1, in UTF-16 code units), the id hashes and their order (u32 each, see
+ *   ids.ts), a JSON descriptor `{ routings: [[local, routing], …], columns: [{ field, kind, max }] }`,
+ *   then per column: numbers `min` (f64) and, if `max`, `max` (f64); keywords the terms' text, their
+ *   offsets (u32, terms + 1), `min` (i32, -1 for missing) and, if `max`, `max` (i32).
+ * - Text (ids, terms) is one chunk whose first byte says how the rest is encoded: 1 for Latin-1 (every
+ *   code unit below 256, one byte each), 2 for UTF-16LE; both give back the exact code units, lone
+ *   surrogates included, so the UTF-16 offsets hold.
+ *
+ * A reader that meets another format number or a bad checksum throws {@link SegmentFormatError}; the
+ * caller rebuilds the shard from its stored documents.
+ */
+import { crc32 } from 'node:zlib';
+import { IdColumn } from './ids.ts';
+import { Segment, type FieldColumn } from './segment.ts';
+
+export const SEGMENT_FORMAT = 1;
+const MAGIC = 0x47535044; // 'DPSG' read as a little-endian u32
+const HEADER = 16;
+
+export class SegmentFormatError extends Error {}
+
+interface Descriptor {
+  routings: [local: number, routing: string][];
+  columns: { field: string; kind: FieldColumn['kind']; max: boolean }[];
+}
+
+export function encodeSegment(segment: Segment): Buffer {
+  const chunks: Uint8Array[] = [];
+  const add = (view: ArrayBufferView) => chunks.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+  const { ids } = segment;
+  add(segment.seqs);
+  add(segment.versions);
+  add(encodeText(ids.text));
+  add(ids.offsets);
+  add(ids.hashes);
+  add(ids.order);
+  const descriptor: Descriptor = { routings: [...segment.routings], columns: [] };
+  for (const [field, column] of segment.columns) descriptor.columns.push({ field, kind: column.kind, max: column.max !== undefined });
+  add(Buffer.from(JSON.stringify(descriptor)));
+  for (const column of segment.columns.values()) {
+    if (column.kind === 'keyword') {
+      const offsets = new Uint32Array(column.terms.length + 1);
+      column.terms.forEach((term, i) => (offsets[i + 1] = offsets[i] + term.length));
+      add(encodeText(column.terms.join('')));
+      add(offsets);
+    }
+    add(column.min);
+    if (column.max) add(column.max);
+  }
+  let size = HEADER;
+  for (const chunk of chunks) size += 8 + padded(chunk.byteLength);
+  const out = Buffer.alloc(size);
+  out.writeUInt32LE(MAGIC, 0);
+  out.writeUInt32LE(SEGMENT_FORMAT, 4);
+  out.writeUInt32LE(segment.count, 8);
+  let at = HEADER;
+  for (const chunk of chunks) {
+    out.writeUInt32LE(chunk.byteLength, at);
+    out.set(chunk, at + 8);
+    at += 8 + padded(chunk.byteLength);
+  }
+  out.writeUInt32LE(crc32(out.subarray(HEADER)), 12);
+  return out;
+}
+
+export function decodeSegment(bytes: Uint8Array): Segment {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (data.byteLength < HEADER || data.readUInt32LE(0) !== MAGIC) throw new SegmentFormatError('not a deeppage segment');
+  const format = data.readUInt32LE(4);
+  if (format !== SEGMENT_FORMAT) throw new SegmentFormatError(`segment format [${format}] is not one this node reads (it reads [${SEGMENT_FORMAT}])`);
+  if (crc32(data.subarray(HEADER)) !== data.readUInt32LE(12)) throw new SegmentFormatError('segment checksum mismatch');
+  const count = data.readUInt32LE(8);
+  let at = HEADER;
+  const next = (): Buffer => {
+    if (at + 8 > data.byteLength) throw new SegmentFormatError('segment ends early');
+    const length = data.readUInt32LE(at);
+    const chunk = data.subarray(at + 8, at + 8 + length);
+    if (chunk.byteLength !== length) throw new SegmentFormatError('segment ends early');
+    at += 8 + padded(length);
+    return chunk;
+  };
+  // Each array is copied out, so it is aligned and the segment does not hold the whole record.
+  const f64 = (n: number) => copy(next(), n, Float64Array);
+  const u32 = (n: number) => copy(next(), n, Uint32Array);
+  const i32 = (n: number) => copy(next(), n, Int32Array);
+  const seqs = f64(count);
+  const versions = f64(count);
+  const ids = new IdColumn(decodeText(next()), u32(count + 1), u32(count), u32(count));
+  const descriptor = JSON.parse(next().toString('utf8')) as Descriptor;
+  const columns = new Map<string, FieldColumn>();
+  for (const { field, kind, max } of descriptor.columns) {
+    if (kind === 'number') {
+      columns.set(field, { kind, min: f64(count), max: max ? f64(count) : undefined });
+      continue;
+    }
+    const text = decodeText(next());
+    const chunk = next();
+    const offsets = copy(chunk, chunk.byteLength / 4, Uint32Array);
+    const terms = Array.from({ length: offsets.length - 1 }, (_, i) => text.slice(offsets[i], offsets[i + 1]));
+    columns.set(field, { kind, terms, min: i32(count), max: max ? i32(count) : undefined });
+  }
+  return new Segment(ids, seqs, versions, columns, new Map(descriptor.routings));
+}
+
+const padded = (n: number) => (n + 7) & ~7;
+
+function copy<T extends Float64Array | Uint32Array | Int32Array>(chunk: Buffer, n: number, Type: { new (n: number): T; BYTES_PER_ELEMENT: number }): T {
+  if (chunk.byteLength !== n * Type.BYTES_PER_ELEMENT) throw new SegmentFormatError(`segment chunk of ${chunk.byteLength} bytes where ${n} values were expected`);
+  const out = new Type(n);
+  new Uint8Array(out.buffer).set(chunk);
+  return out;
+}
+
+function encodeText(text: string): Buffer {
+  let latin1 = true;
+  for (let i = 0; i < text.length && latin1; i++) latin1 = text.charCodeAt(i) < 256;
+  const body = Buffer.from(text, latin1 ? 'latin1' : 'utf16le');
+  return Buffer.concat([Buffer.of(latin1 ? 1 : 2), body]);
+}
+
+function decodeText(chunk: Buffer): string {
+  if (chunk[0] === 1) return chunk.toString('latin1', 1);
+  if (chunk[0] === 2) return chunk.toString('utf16le', 1);
+  throw new SegmentFormatError(`unknown text encoding [${chunk[0]}]`);
+}
