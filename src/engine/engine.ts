@@ -10,7 +10,10 @@ import { checkIndexName, resolveExpression } from './index-names.ts';
 import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
-import { SearchIndex, type IndexSnapshot, type WriteResult } from './search-index.ts';
+import { SearchIndex, type IndexSnapshot } from './search-index.ts';
+import { WriteBatches, type CommittingBatch, type WriteItem, type WriteOp } from './writes/write-batches.ts';
+
+export type { WriteItem, WriteOp } from './writes/write-batches.ts';
 import type { SearchRequest } from './search/request.ts';
 import { RunCache, type RunCacheStats } from './search/runs/run-cache.ts';
 import { search, type SearchResponse } from './search/search.ts';
@@ -23,15 +26,8 @@ import { parseSettings } from './settings.ts';
 import { Flusher } from './commits/flusher.ts';
 import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
-export type WriteOp =
-  /** `text`: the source's JSON as the client sent it, stored as it is (else the source is serialized). */
-  | { action: 'index' | 'create'; index: string; id?: string; source: Record<string, unknown>; text?: string; routing?: string }
-  | { action: 'delete'; index: string; id: string; routing?: string }
-  | { action: 'update'; index: string; id: string; doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert?: boolean; routing?: string };
-
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
 
-export type WriteItem = WriteResult & { forced_refresh?: boolean };
 
 /** Reports start-up progress: documents replayed so far of an index's total. */
 export type LoadProgress = RecoveryProgress;
@@ -61,6 +57,8 @@ export class Engine {
   readonly tasks: TaskManager;
   /** Commit points: `_flush`, in the background, and on shutdown. */
   readonly #flusher: Flusher;
+  /** The write path: planned, made durable, then applied. */
+  readonly #writes: WriteBatches;
 
   readonly settings: NodeSettings;
 
@@ -75,6 +73,20 @@ export class Engine {
     this.cursors = new Cursors(settings, { retain: (targets) => this.#pin(targets, 'retain'), release: (targets) => this.#pin(targets, 'release') });
     this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
     this.#flusher = new Flusher(store, () => this.#indices.values(), (done) => this.#track(done));
+    this.#writes = new WriteBatches(store, this.sources, {
+      // A delete never creates its index (ES skips deletes when auto-creating).
+      indexFor: (op) => {
+        const index = this.#indices.get(op.index);
+        if (index) return { index, created: false };
+        if (op.action === 'delete') return { index: this.resolveOne(op.index), created: false };
+        return { index: this.#autoCreate(op.index), created: true };
+      },
+      forget: (index) => {
+        index.close();
+        if (this.#indices.get(index.name) === index) this.#indices.delete(index.name);
+      },
+      all: () => this.#indices.values(),
+    });
   }
 
   /** The engine over what the store holds: each index from its last commit point plus the writes after it. */
@@ -142,11 +154,12 @@ export class Engine {
   }
 
   /**
-   * Applies writes in order (an item's failure does not stop the rest), waits until every applied
-   * one is durable, then refreshes as asked. Items are results or the item's error.
+   * Writes in order (an item's failure does not stop the rest); resolves once every written item is
+   * durable and applied, then refreshes as asked. Items are results or the item's error. Throws (a
+   * 500) when storage refuses the batch: then nothing of it is applied.
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
-    const { items, committed, touched } = this.applyThenCommit(ops);
+    const { items, committed, touched } = this.commitWrites(ops);
     await committed;
     if (refresh === 'true') {
       for (const [index, shards] of touched) index.refresh(shards);
@@ -158,36 +171,14 @@ export class Engine {
   }
 
   /**
-   * Applies writes as {@link write} does and starts their commit without waiting for it: the items
-   * are final at once, but nothing may be acknowledged before `committed` resolves. For a writer that
+   * Plans writes as {@link write} does and starts their commit without waiting for it: the items are
+   * final at once, but nothing may be acknowledged before `committed` resolves. For a writer that
    * decides on its next batch from this one's outcome while this one is flushed (a reindex).
    */
-  applyThenCommit(ops: readonly WriteOp[]): { items: (WriteItem | EsError)[]; committed: Promise<void>; touched: Map<SearchIndex, Set<number>> } {
-    const writes: DocWrite[] = [];
-    /** Indices whose metadata the write changes (new index, new fields, sequence numbers). */
-    const metas = new Set<SearchIndex>();
-    const touched = new Map<SearchIndex, Set<number>>();
-    const items = ops.map((op): WriteItem | EsError => {
-      try {
-        // A delete never creates its index (ES skips deletes when auto-creating).
-        const index = this.#indices.get(op.index) ?? (op.action === 'delete' ? this.resolveOne(op.index) : this.#autoCreate(op.index, metas));
-        const applied = this.#apply(index, op);
-        // Deletes take sequence numbers that only the metadata records.
-        if (applied.metaChanged || op.action === 'delete') metas.add(index);
-        // The old version stays readable for the snapshots that show it.
-        if (applied.retired !== undefined) this.sources.retire(index.uuid, applied.shard, applied.retired, index.shards[applied.shard].snapshot.generation);
-        this.sources.committing(applied.writes);
-        writes.push(...applied.writes);
-        if (!touched.has(index)) touched.set(index, new Set());
-        touched.get(index)!.add(applied.shard);
-        return applied.result;
-      } catch (e) {
-        if (e instanceof EsError) return e;
-        throw e;
-      }
-    });
-    const committed = this.#track(this.store.write(writes, [...metas].map((index) => index.meta()))).finally(() => this.sources.committed(writes));
-    return { items, committed, touched };
+  commitWrites(ops: readonly WriteOp[]): CommittingBatch {
+    const batch = this.#writes.commit(ops);
+    this.#track(batch.committed);
+    return batch;
   }
 
   /** Commits the indices' shards to storage as segments (`_flush`); resolves when durable. */
@@ -300,29 +291,11 @@ export class Engine {
     await this.store.close();
   }
 
-  #autoCreate(name: string, metas: Set<SearchIndex>): SearchIndex {
+  #autoCreate(name: string): SearchIndex {
     checkIndexName(name);
     const index = SearchIndex.create(name, {}, this.runs, this.sources);
     this.#indices.set(name, index);
-    metas.add(index);
     return index;
-  }
-
-  #apply(index: SearchIndex, op: WriteOp) {
-    switch (op.action) {
-      case 'index':
-      case 'create':
-        return index.index(op.id ?? generateId(), op.source, op.action, op.routing, op.text);
-      case 'delete':
-        return { ...index.delete(op.id, op.routing), metaChanged: false };
-      case 'update':
-        return this.#update(index, op);
-    }
-  }
-
-  #update(index: SearchIndex, op: Extract<WriteOp, { action: 'update' }>) {
-    const current = this.get(index.name, op.id, op.routing);
-    return index.update(op.id, current && (JSON.parse(current.doc.source) as Record<string, unknown>), { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, op.routing);
   }
 
   /** What a pinned snapshot holds: the `_source` its generation shows, and its segments' runs. */
@@ -342,9 +315,4 @@ function routed(snapshot: IndexSnapshot, routing: string | undefined): IndexSnap
   if (routing === undefined) return snapshot;
   const shards = new Set(routing.split(',').map((r) => shardFor(r, snapshot.shards.length)));
   return { index: snapshot.index, shards: snapshot.shards.filter((s) => shards.has(s.shard)), cache: new Map() };
-}
-
-/** ES's auto-generated ids are 20 URL-safe base64 characters. */
-function generateId(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(15))).toString('base64url');
 }

@@ -89,11 +89,10 @@ export class Mappings {
   }
 
   /**
-   * The values a document gives each field, adding dynamic mappings for new fields. Throws
-   * (before changing anything) when a value does not fit its field's type.
-   * @returns the values and whether the mappings changed.
+   * The values a document gives each field, and the dynamic mappings its new fields need (not added:
+   * see {@link addFields}). Throws when a value does not fit its field's type.
    */
-  extract(source: Record<string, unknown>, id: string): { values: DocValues; added: boolean } {
+  extract(source: Record<string, unknown>, id: string): { values: DocValues; added: Map<string, FieldMapping> } {
     const values: DocValues = new Map();
     const added = new Map<string, FieldMapping>();
     const addedObjects = new Set<string>();
@@ -120,8 +119,17 @@ export class Mappings {
       this.#addValue(values, path, mapping, value, id);
     };
     for (const [key, value] of Object.entries(source)) visit(key, value, 1);
+    return { values, added };
+  }
+
+  /** Adds fields that {@link extract} found (dynamic mappings). */
+  addFields(added: ReadonlyMap<string, FieldMapping>): void {
     for (const [path, field] of added) this.#define(path, field);
-    return { values, added: added.size > 0 };
+  }
+
+  /** An independent copy (to plan dynamic mappings on before they are durable). */
+  clone(): Mappings {
+    return Mappings.parse(this.toJSON());
   }
 
   /** A field under `path` needs every parent to be an object, not a leaf (a leaf's own subfields aside). */

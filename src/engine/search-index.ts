@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from './errors.ts';
-import { Mappings, sortFamily, type DocValues } from './mapping.ts';
+import { Mappings, sortFamily, type DocValues, type FieldMapping } from './mapping.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
 import type { SortClause } from './search/request.ts';
@@ -38,12 +38,20 @@ export interface WriteResult {
   status: number;
 }
 
-export interface Applied {
+/** What a planned write does to memory once storage has it. */
+export type Effect =
+  | { kind: 'put'; shard: number; id: string; values: DocValues; version: number; seq: number; routing?: string }
+  | { kind: 'delete'; shard: number; id: string; version: number; seq: number };
+
+/** A write planned against the index as planned writes leave it; nothing in memory shows it yet. */
+export interface Planned {
   result: WriteResult;
+  /** What storage must hold for it. */
   writes: DocWrite[];
   shard: number;
-  /** The seq of the replaced or deleted document when a published snapshot shows it (it was refreshed). */
-  retired?: number;
+  effect?: Effect;
+  /** Dynamic mappings the write adds. */
+  fields?: Map<string, FieldMapping>;
 }
 
 export class SearchIndex {
@@ -54,6 +62,8 @@ export class SearchIndex {
   #closed = false;
   /** `refresh=wait_for` writers: the shards each still waits for. */
   #refreshWaiters: { shards: Set<number>; resolve: () => void }[] = [];
+  /** The mappings with the dynamic fields of planned writes, while some are not yet durable. */
+  #plannedMappings: Mappings | undefined;
 
   constructor(
     readonly name: string,
@@ -94,7 +104,7 @@ export class SearchIndex {
       uuid: this.uuid,
       createdAt: this.createdAt,
       settings: { ...this.settings },
-      mappings: this.mappings.toJSON(),
+      mappings: (this.#plannedMappings ?? this.mappings).toJSON(),
       seqs: this.shards.map((s) => s.maxSeq),
     };
   }
@@ -117,13 +127,13 @@ export class SearchIndex {
   }
 
   /**
-   * Indexes a document: a new one (`create` fails if the id exists) or a new version of one.
-   * @returns the ES write result and the storage writes; `metaChanged` when mappings grew.
+   * Plans the indexing of a document: a new one (`create` fails if the id exists) or a new version.
+   * @param batch the write batch it belongs to (staged under it until applied or discarded).
    */
-  index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', routing?: string, text?: string): Applied & { metaChanged: boolean } {
+  index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', batch: number, routing?: string, text?: string): Planned {
     checkId(id);
     const shard = this.shardOf(id, routing);
-    const existing = shard.locate(id);
+    const existing = shard.planned(id);
     if (existing && opType === 'create') {
       throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${existing.version}])`, {
         index_uuid: this.uuid,
@@ -131,41 +141,77 @@ export class SearchIndex {
         index: this.name,
       });
     }
-    const { values, added } = this.mappings.extract(source, id);
-    const { location, replaced } = shard.put(id, values, shard.lastVersion(id) + 1, routing);
+    const { values, added } = (this.#plannedMappings ?? this.mappings).extract(source, id);
+    if (added.size > 0) (this.#plannedMappings ??= this.mappings.clone()).addFields(added);
+    const location = shard.stagePut(id, shard.plannedVersion(id) + 1, batch, routing);
+    const { seq, version } = location;
     const writes: DocWrite[] = [];
-    if (replaced) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: replaced.seq, at: location.seq });
-    const doc: StoredDoc = { id, version: location.version, source: text ?? JSON.stringify(source), ...(routing !== undefined && { routing }) };
-    writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq: location.seq, doc });
-    const result = this.#result(id, location, replaced ? 'updated' : 'created', replaced ? 200 : 201);
-    return { result, writes, shard: shard.number, metaChanged: added, ...(replaced?.segment && { retired: replaced.seq }) };
+    if (existing) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq });
+    const doc: StoredDoc = { id, version, source: text ?? JSON.stringify(source), ...(routing !== undefined && { routing }) };
+    writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq, doc });
+    const result = this.#result(id, location, existing ? 'updated' : 'created', existing ? 200 : 201);
+    const effect: Effect = { kind: 'put', shard: shard.number, id, values, version, seq, ...(routing !== undefined && { routing }) };
+    return { result, writes, shard: shard.number, effect, ...(added.size > 0 && { fields: added }) };
   }
 
   /**
-   * ES's partial update: `doc` merged into the current source (a noop when it changes nothing), or
-   * `upsert` indexed when there is no current document.
+   * Plans ES's partial update: `doc` merged into the current source (a noop when it changes
+   * nothing), or `upsert` indexed when there is no current document.
    */
-  update(id: string, current: Record<string, unknown> | undefined, { doc, upsert }: { doc?: Record<string, unknown>; upsert?: Record<string, unknown> }, routing?: string): Applied & { metaChanged: boolean } {
+  update(id: string, current: Record<string, unknown> | undefined, { doc, upsert }: { doc?: Record<string, unknown>; upsert?: Record<string, unknown> }, batch: number, routing?: string): Planned {
     const shard = this.shardOf(id, routing);
     if (!current) {
-      if (upsert) return this.index(id, upsert, 'index', routing);
+      if (upsert) return this.index(id, upsert, 'index', batch, routing);
       throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index_uuid: this.uuid, shard: String(shard.number), index: this.name });
     }
     const merged = deepMerge(current, doc ?? {});
-    if (JSON.stringify(merged) !== JSON.stringify(current)) return this.index(id, merged, 'index', routing);
-    const result = { ...this.#result(id, shard.locate(id)!, 'noop', 200), _shards: { total: 0, successful: 0, failed: 0 } };
-    return { result, writes: [], shard: shard.number, metaChanged: false };
+    if (JSON.stringify(merged) !== JSON.stringify(current)) return this.index(id, merged, 'index', batch, routing);
+    const result = { ...this.#result(id, shard.planned(id)!, 'noop', 200), _shards: { total: 0, successful: 0, failed: 0 } };
+    return { result, writes: [], shard: shard.number };
   }
 
-  delete(id: string, routing?: string): Applied {
+  /** Plans a delete. */
+  delete(id: string, batch: number, routing?: string): Planned {
     const shard = this.shardOf(id, routing);
-    const removed = shard.remove(id);
-    const seq = shard.takeSeq();
-    if (!removed) return { result: this.#result(id, { seq, version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
-    shard.tombstone(id, removed.version + 1);
-    const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: removed.seq, at: seq }];
-    const result = this.#result(id, { ...removed, seq, version: removed.version + 1 }, 'deleted', 200);
-    return { result, writes, shard: shard.number, ...(removed.segment && { retired: removed.seq }) };
+    const existing = shard.planned(id);
+    if (!existing) return { result: this.#result(id, { seq: shard.takeSeq(), version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
+    const version = existing.version + 1;
+    const seq = shard.stageDelete(id, version, batch);
+    const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq }];
+    const result = this.#result(id, { ...existing, seq, version }, 'deleted', 200);
+    return { result, writes, shard: shard.number, effect: { kind: 'delete', shard: shard.number, id, version, seq } };
+  }
+
+  /** The live document with this id as planned writes leave it (what an update reads). */
+  plannedLocation(id: string, routing?: string): { shard: Shard; location: DocLocation } | undefined {
+    const shard = this.shardOf(id, routing);
+    const location = shard.planned(id);
+    return location && { shard, location };
+  }
+
+  /**
+   * Applies a planned write, durable now: mappings grow, the shard takes the document or the delete.
+   * @returns the document it replaced or deleted, if any.
+   */
+  apply(planned: Planned): DocLocation | undefined {
+    if (planned.fields) this.mappings.addFields(planned.fields);
+    const effect = planned.effect;
+    if (!effect) return undefined;
+    const shard = this.shards[effect.shard];
+    if (effect.kind === 'delete') return shard.applyDelete(effect.id, effect.version, effect.seq);
+    return shard.put(effect.id, effect.values, effect.version, effect.routing, effect.seq).replaced;
+  }
+
+  /** The batch's planned writes are applied or discarded: planning stops reading them. */
+  unstage(batch: number, planned: readonly Planned[]): void {
+    for (const { effect } of planned) if (effect) this.shards[effect.shard].unstage(batch, [effect.id]);
+    if (this.#plannedMappings && this.#plannedMappings.fields.size === this.mappings.fields.size) this.#plannedMappings = undefined;
+  }
+
+  /** Storage refused the planned writes: every one of them is forgotten. */
+  discardPlanned(): void {
+    for (const shard of this.shards) shard.discardStaged();
+    this.#plannedMappings = undefined;
   }
 
   /** The live stored document with this id (real time: refreshed or not). */
@@ -184,7 +230,9 @@ export class SearchIndex {
     let values: DocValues = new Map();
     let problem: EsError | undefined;
     try {
-      values = this.mappings.extract(JSON.parse(doc.source) as Record<string, unknown>, doc.id).values;
+      const extracted = this.mappings.extract(JSON.parse(doc.source) as Record<string, unknown>, doc.id);
+      this.mappings.addFields(extracted.added);
+      values = extracted.values;
     } catch (e) {
       if (!(e instanceof EsError)) throw e;
       problem = e;

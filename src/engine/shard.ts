@@ -75,6 +75,13 @@ export class Shard {
   #committed = new Set<number>();
   /** Writes (puts and deletes) since the last durable commit point: what a restart would replay. */
   #uncommittedOps = 0;
+  /**
+   * Writes planned but not yet durable, by id: the version each leaves the id at and, unless it
+   * deletes, the document's place to be. Planning reads through them; nothing else sees them.
+   */
+  #staged = new Map<string, { batch: number; version: number; location?: DocLocation }>();
+  /** The highest seq of an applied write: every write up to it is in memory (seqs apply in order). */
+  #appliedSeq = -1;
 
   constructor(
     readonly number: number,
@@ -111,14 +118,58 @@ export class Shard {
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
   }
 
-  /** The version a new write of `id` follows: the live document's, or a recent delete's, else 0. */
-  lastVersion(id: string): number {
-    return this.locate(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;
-  }
-
   /** Remembers a delete's version for a while, as ES does. */
   tombstone(id: string, version: number): void {
     this.#tombstones.set(id, { version, at: Date.now() });
+  }
+
+  /** The live document with this id once the planned writes apply: staged ones first, then applied ones. */
+  planned(id: string): DocLocation | undefined {
+    const staged = this.#staged.get(id);
+    return staged ? staged.location : this.locate(id);
+  }
+
+  /** The version a new write of `id` follows, planned writes included: the live document's, or a recent delete's, else 0. */
+  plannedVersion(id: string): number {
+    const staged = this.#staged.get(id);
+    if (staged) return staged.version;
+    return this.locate(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;
+  }
+
+  /** Plans a write of a document: its seq and place, staged until {@link unstage}. */
+  stagePut(id: string, version: number, batch: number, routing?: string): DocLocation {
+    const location: DocLocation = { seq: this.#nextSeq++, version, local: -1, ...(routing !== undefined && { routing }) };
+    this.#staged.set(id, { batch, version, location });
+    return location;
+  }
+
+  /** Plans the delete of a document, leaving its id at `version`; returns the delete's seq. */
+  stageDelete(id: string, version: number, batch: number): number {
+    this.#staged.set(id, { batch, version });
+    return this.#nextSeq++;
+  }
+
+  /** The batch applied or failed: its staged writes go (an id a later batch staged again stays). */
+  unstage(batch: number, ids: Iterable<string>): void {
+    for (const id of ids) if (this.#staged.get(id)?.batch === batch) this.#staged.delete(id);
+  }
+
+  /** Every planned write failed: planning starts again from what is applied. */
+  discardStaged(): void {
+    this.#staged.clear();
+  }
+
+  /** Applies a planned delete (durable now): the id goes, and its version is remembered a while. */
+  applyDelete(id: string, version: number, seq: number): DocLocation | undefined {
+    const removed = this.remove(id);
+    this.tombstone(id, version);
+    this.#appliedSeq = Math.max(this.#appliedSeq, seq);
+    return removed;
+  }
+
+  /** Every write with a seq up to this one is applied. */
+  get appliedSeq(): number {
+    return this.#appliedSeq;
   }
 
   /**
@@ -151,6 +202,7 @@ export class Shard {
     const replaced = this.remove(id);
     this.#tombstones.delete(id);
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
+    this.#appliedSeq = Math.max(this.#appliedSeq, seq);
     const doc: SegmentDoc = { id, seq, version, values, ...(routing !== undefined && { routing }) };
     this.#buffer.set(seq, doc);
     this.#bufferIds.set(id, doc);
@@ -174,8 +226,10 @@ export class Shard {
     return location;
   }
 
-  /** Replaying storage: the document stored at `seq` was deleted (if the shard still holds it live). */
-  removeSeq(seq: number): void {
+  /** Replaying storage: the document stored at `seq` was deleted by the write at `at` (if the shard still holds it live). */
+  removeSeq(seq: number, at: number): void {
+    this.#appliedSeq = Math.max(this.#appliedSeq, at);
+    this.#nextSeq = Math.max(this.#nextSeq, at + 1);
     const buffered = this.#buffer.get(seq);
     if (buffered) {
       this.remove(buffered.id);
@@ -224,7 +278,8 @@ export class Shard {
 
   /**
    * The published snapshot as a commit point, every segment numbered; call right after a refresh so
-   * that it holds every write (the checkpoint is the last seq handed out). `added` are the segments
+   * that it holds every applied write (the checkpoint is the last applied seq; planned writes are not
+   * in it, and replay after it). `added` are the segments
    * storage does not have yet, `dropped` the numbers it has that the point no longer lists.
    */
   commitPoint(): { point: CommitPoint; added: Segment[]; dropped: number[]; ops: number } {
@@ -238,7 +293,7 @@ export class Shard {
     });
     const listed = new Set(segments.map((s) => s.number));
     const dropped = [...this.#committed].filter((number) => !listed.has(number));
-    return { point: { checkpoint: this.maxSeq, segments }, added, dropped, ops: this.#uncommittedOps };
+    return { point: { checkpoint: this.#appliedSeq, segments }, added, dropped, ops: this.#uncommittedOps };
   }
 
   /** Storage holds the commit point now; `ops` is what {@link commitPoint} counted. */
@@ -255,6 +310,7 @@ export class Shard {
     }
     this.#committed = new Set(point.segments.map((s) => s.number));
     this.continueAfter(point.checkpoint);
+    this.#appliedSeq = point.checkpoint;
     this.#docCount = point.segments.reduce((n, s) => n + s.segment.count - s.deletedCount, 0);
     this.#publish(point.segments.map(({ segment, deleted, deletedCount }) => ({ segment, deleted, deletedCount, base: 0 })));
   }

@@ -1,7 +1,8 @@
 /**
  * The one owner of `_source` on a node: the fetch phase, GET and updates read stored documents here
  * and nowhere else. A document is in one of three places:
- * - committing: written, not yet durable (a refresh may already show it);
+ * - committing: in a write batch not yet applied (being written, or being replaced or deleted while
+ *   memory still shows it);
  * - in storage (the {@link DocStore});
  * - retired: replaced or deleted, so gone from storage, while a snapshot that still shows it lives.
  *
@@ -31,8 +32,8 @@ interface ShardSources {
 }
 
 export class Sources {
-  /** By `uuid/shard`, then seq. */
-  readonly #committing = new Map<string, Map<number, StoredDoc>>();
+  /** By `uuid/shard`, then seq: the document and how many batches in flight hold it. */
+  readonly #committing = new Map<string, Map<number, { doc: StoredDoc; holds: number }>>();
   /** By `uuid/shard`. */
   readonly #shards = new Map<string, ShardSources>();
 
@@ -41,7 +42,7 @@ export class Sources {
   /** The document stored (or being stored) at (uuid, shard, seq), or one a live snapshot still shows. */
   load(uuid: string, shard: number, seq: number): StoredDoc | undefined {
     const key = shardKey(uuid, shard);
-    return this.#committing.get(key)?.get(seq) ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(key)?.retired.get(seq)?.doc;
+    return this.#committing.get(key)?.get(seq)?.doc ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(key)?.retired.get(seq)?.doc;
   }
 
   /**
@@ -67,30 +68,39 @@ export class Sources {
     return out;
   }
 
-  /** The writes are committing: their documents are served from memory until {@link committed}. */
+  /**
+   * A batch of writes is on its way to storage: its documents, and those it replaces or deletes (read
+   * now, while storage still has them), are served from memory until {@link committed}.
+   */
   committing(writes: readonly DocWrite[]): void {
     for (const write of writes) {
-      if (write.op !== 'put') continue;
+      const doc = write.op === 'put' ? write.doc : this.load(write.uuid, write.shard, write.seq);
+      if (!doc) continue;
       const key = shardKey(write.uuid, write.shard);
       let docs = this.#committing.get(key);
       if (!docs) this.#committing.set(key, (docs = new Map()));
-      docs.set(write.seq, write.doc);
+      const held = docs.get(write.seq);
+      if (held) held.holds++;
+      else docs.set(write.seq, { doc, holds: 1 });
     }
   }
 
-  /** The writes' commit has ended (durable or failed): storage answers for them from now on. */
+  /** The batch is applied (or failed): storage, and the retired documents, answer for its documents from now on. */
   committed(writes: readonly DocWrite[]): void {
     for (const write of writes) {
-      if (write.op !== 'put') continue;
       const key = shardKey(write.uuid, write.shard);
       const docs = this.#committing.get(key);
-      if (docs?.delete(write.seq) && docs.size === 0) this.#committing.delete(key);
+      const held = docs?.get(write.seq);
+      if (!docs || !held) continue;
+      if (--held.holds > 0) continue;
+      docs.delete(write.seq);
+      if (docs.size === 0) this.#committing.delete(key);
     }
   }
 
   /**
    * The document at (uuid, shard, seq) is replaced or deleted; snapshots up to `generation` (the
-   * shard's newest) may still show it. Call before the write reaches storage.
+   * shard's newest) may still show it. Call while its batch still holds it (see {@link committing}).
    */
   retire(uuid: string, shard: number, seq: number, generation: number): void {
     const doc = this.load(uuid, shard, seq);

@@ -234,7 +234,8 @@ describe('Sources', () => {
           expect(stats.retained).toBe(retained);
           expect(stats.retained).toBeGreaterThanOrEqual(needed);
           expect(stats.pinned_generations).toBe(pinned);
-          expect(stats.committing).toBe(inflight.reduce((n, batch) => n + batch.writes.filter((w) => w.op === 'put').length, 0));
+          // Documents held for batches in flight: those they write and those they replace or delete.
+          expect(stats.committing).toBe(new Set(inflight.flatMap((batch) => batch.writes.map((w) => `${w.shard}/${w.seq}`))).size);
         };
         const commit = async () => {
           const batch = inflight.shift()!;
@@ -246,7 +247,7 @@ describe('Sources', () => {
           const model = 'shard' in step ? shards[step.shard] : undefined;
           switch (step.kind) {
             case 'write': {
-              // As Engine.write: per op, retire a refreshed old version, then its writes are committing; one store write.
+              // Per op, retire a refreshed old version, then its writes are committing; one store write.
               const writes: DocWrite[] = [];
               for (const op of step.ops) {
                 const old = model!.live.get(op.id);

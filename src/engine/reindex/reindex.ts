@@ -224,7 +224,7 @@ class Run {
   /** Applies the batch and starts its commit; how many documents it wrote (conflicts and failures aside). */
   #write(batch: SourceHit[], counts: ReindexStatus): { written: number; committed: Promise<void> } {
     const { dest, conflicts } = this.request;
-    const { items, committed } = this.engine.applyThenCommit(
+    const { items, committed } = this.engine.commitWrites(
       batch.map((hit) => {
         const routing = dest.routing.kind === 'keep' ? hit.routing : dest.routing.kind === 'value' ? dest.routing.value : undefined;
         return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, ...(hit.text !== undefined && { text: hit.text }), ...(routing !== undefined && { routing }) };

@@ -1,0 +1,161 @@
+/**
+ * The write path: durable first, then visible. A batch of writes is planned against memory as the
+ * batches still committing will leave it (versions, seqs, dynamic mappings), stored in one storage
+ * transaction, and applied to memory only once storage has it on disk. Batches commit and apply in
+ * the order they were planned, each after the one before it.
+ *
+ * When storage refuses a batch, nothing in memory has changed: the batch fails, and so does every
+ * batch planned after it (they were planned on top of it, and are never written); what they staged
+ * is discarded and indices they created go, so planning starts again from what is durable.
+ */
+import type { DocStore, DocWrite } from '../../store/doc-store.ts';
+import { EsError } from '../errors.ts';
+import type { Planned, SearchIndex, WriteResult } from '../search-index.ts';
+import type { Sources } from '../sources.ts';
+
+/** One write as the engine takes it (see Engine.write). */
+export type WriteOp =
+  /** `text`: the source's JSON as the client sent it, stored as it is (else the source is serialized). */
+  | { action: 'index' | 'create'; index: string; id?: string; source: Record<string, unknown>; text?: string; routing?: string }
+  | { action: 'delete'; index: string; id: string; routing?: string }
+  | { action: 'update'; index: string; id: string; doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert?: boolean; routing?: string };
+
+export type WriteItem = WriteResult & { forced_refresh?: boolean };
+
+export interface CommittingBatch {
+  /** Each write's result or error, final at once; none may be acknowledged before `committed`. */
+  items: (WriteItem | EsError)[];
+  /** Resolves when the batch is durable and applied; rejects when storage refused it (nothing applied). */
+  committed: Promise<void>;
+  /** The shards each index's writes went to. */
+  touched: Map<SearchIndex, Set<number>>;
+}
+
+export interface BatchTargets {
+  /** The index a write goes to, created (and reported) if the write may create it. */
+  indexFor(op: WriteOp): { index: SearchIndex; created: boolean };
+  /** A created index whose creation failed to become durable: it goes. */
+  forget(index: SearchIndex): void;
+  /** Every index, for discarding what was planned. */
+  all(): Iterable<SearchIndex>;
+}
+
+export class WriteBatches {
+  #batch = 0;
+  /** Counts failures: a batch planned before the last one is discarded with it. */
+  #epoch = 0;
+  /** The last batch planned: the next one commits after it, and fails if it fails. */
+  #tail: Promise<void> = Promise.resolve();
+  /** Indices created by batches not yet durable. */
+  readonly #created = new Set<SearchIndex>();
+
+  constructor(
+    private readonly store: DocStore,
+    private readonly sources: Sources,
+    private readonly targets: BatchTargets,
+  ) {}
+
+  commit(ops: readonly WriteOp[]): CommittingBatch {
+    const batch = ++this.#batch;
+    const epoch = this.#epoch;
+    const writes: DocWrite[] = [];
+    /** Indices whose metadata the batch changes (new index, new fields, sequence numbers). */
+    const metas = new Set<SearchIndex>();
+    const touched = new Map<SearchIndex, Set<number>>();
+    const plans: { index: SearchIndex; planned: Planned }[] = [];
+    const created: SearchIndex[] = [];
+    const items = ops.map((op): WriteItem | EsError => {
+      try {
+        const target = this.targets.indexFor(op);
+        const { index } = target;
+        if (target.created) {
+          created.push(index);
+          this.#created.add(index);
+          metas.add(index);
+        }
+        const planned = this.#plan(index, op, batch);
+        // Deletes take sequence numbers that only the metadata records.
+        if (planned.fields || op.action === 'delete') metas.add(index);
+        plans.push({ index, planned });
+        // Until the batch is applied, its documents (and those it replaces) are read from memory,
+        // by the writes planned after this one too.
+        this.sources.committing(planned.writes);
+        writes.push(...planned.writes);
+        if (!touched.has(index)) touched.set(index, new Set());
+        touched.get(index)!.add(planned.shard);
+        return planned.result;
+      } catch (e) {
+        if (e instanceof EsError) return e;
+        throw e;
+      }
+    });
+    const committed = this.#tail
+      .then(() => this.store.write(writes, [...metas].map((index) => index.meta())))
+      .then(
+        () => {
+          for (const index of created) this.#created.delete(index);
+          this.#apply(batch, plans);
+        },
+        (error: unknown) => {
+          this.#discard(epoch);
+          throw storageFailure(error);
+        },
+      )
+      .finally(() => this.sources.committed(writes));
+    this.#tail = committed;
+    return { items, committed, touched };
+  }
+
+  #plan(index: SearchIndex, op: WriteOp, batch: number): Planned {
+    switch (op.action) {
+      case 'index':
+      case 'create':
+        return index.index(op.id ?? generateId(), op.source, op.action, batch, op.routing, op.text);
+      case 'delete':
+        return index.delete(op.id, batch, op.routing);
+      case 'update': {
+        const found = index.plannedLocation(op.id, op.routing);
+        const current = found && this.sources.load(index.uuid, found.shard.number, found.location.seq);
+        return index.update(op.id, current && (JSON.parse(current.source) as Record<string, unknown>), { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, batch, op.routing);
+      }
+    }
+  }
+
+  /** In plan order: memory takes the batch; documents a published snapshot shows stay readable for it. */
+  #apply(batch: number, plans: readonly { index: SearchIndex; planned: Planned }[]): void {
+    for (const { index, planned } of plans) {
+      if (index.closed) continue;
+      const replaced = index.apply(planned);
+      if (replaced?.segment) this.sources.retire(index.uuid, planned.shard, replaced.seq, index.shards[planned.shard].snapshot.generation);
+    }
+    const byIndex = new Map<SearchIndex, Planned[]>();
+    for (const { index, planned } of plans) {
+      const list = byIndex.get(index);
+      if (list) list.push(planned);
+      else byIndex.set(index, [planned]);
+    }
+    for (const [index, planned] of byIndex) index.unstage(batch, planned);
+  }
+
+  /** A batch of this epoch failed: everything planned so far is forgotten (once). */
+  #discard(epoch: number): void {
+    if (epoch !== this.#epoch) return;
+    this.#epoch++;
+    this.#tail = Promise.resolve();
+    for (const index of this.targets.all()) index.discardPlanned();
+    for (const index of this.#created) this.targets.forget(index);
+    this.#created.clear();
+  }
+}
+
+/** Storage refused a batch: a 500 in ES's shape, nothing of it applied. */
+function storageFailure(error: unknown): EsError {
+  if (error instanceof EsError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new EsError(500, 'exception', `the write could not be made durable, so nothing of it was applied: ${reason}`);
+}
+
+/** ES's auto-generated ids are 20 URL-safe base64 characters. */
+function generateId(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(15))).toString('base64url');
+}

@@ -1,0 +1,92 @@
+/**
+ * Durable first, then visible: when storage refuses a batch of writes (a full disk, an I/O error),
+ * nothing of it shows in memory, nor of the batches planned on top of it; the writes after the
+ * failure plan from what is durable, and a restart finds the same state.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Engine } from '../../src/engine/engine.ts';
+import { EsError } from '../../src/engine/errors.ts';
+import { searchRequest } from '../../src/engine/search/request.ts';
+import { DocStore } from '../../src/store/doc-store.ts';
+import { tempDir } from './helpers.ts';
+
+const diskFull = () => Object.assign(new Error('MDB_MAP_FULL: Environment mapsize limit reached'), { code: 'ENOSPC' });
+
+describe('a write storage refuses', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function engineWithDocs() {
+    const { dir, remove } = tempDir();
+    const store = DocStore.open(dir);
+    const engine = Engine.open(store);
+    cleanups.push(remove, () => engine.close());
+    await engine.createIndex('books', { settings: { number_of_shards: 2 }, mappings: { properties: { n: { type: 'long' } } } });
+    await engine.write([1, 2, 3].map((n) => ({ action: 'index' as const, index: 'books', id: String(n), source: { n } })), 'true');
+    return { dir, store, engine };
+  }
+
+  /** What a user can see of the node: documents, versions, mappings, indices, a page. */
+  function state(engine: Engine) {
+    const books = engine.resolveOne('books');
+    return {
+      docs: ['1', '2', '3', '4'].map((id) => {
+        const found = engine.get('books', id);
+        return found && { id, version: found.doc.version, source: found.doc.source };
+      }),
+      mappings: books.mappings.toJSON(),
+      indices: engine.indices().map((index) => index.name),
+      page: engine.search('books', searchRequest({ size: 10, sort: [{ kind: 'field', field: 'n', order: 'asc', missing: '_last' }] })).hits.hits.map((hit) => hit._id),
+      count: engine.count('books').count,
+    };
+  }
+
+  it('changes nothing in memory: no new document, update, delete, mapping or index', async () => {
+    const { store, engine } = await engineWithDocs();
+    const before = state(engine);
+    vi.spyOn(store, 'write').mockRejectedValueOnce(diskFull());
+    const failed = engine.write(
+      [
+        { action: 'index', index: 'books', id: '4', source: { n: 4, title: 'new field' } },
+        { action: 'update', index: 'books', id: '1', doc: { n: 10 } },
+        { action: 'delete', index: 'books', id: '2' },
+        { action: 'index', index: 'fresh', id: 'x', source: { any: 1 } },
+      ],
+      'true',
+    );
+    await expect(failed).rejects.toMatchObject({ status: 500, type: 'exception' });
+    await expect(failed).rejects.toBeInstanceOf(EsError);
+    engine.refresh('books');
+    expect(state(engine)).toEqual(before);
+    expect(engine.has('fresh')).toBe(false);
+  });
+
+  it('fails the batches planned on top of it, and plans the next ones from what is durable', async () => {
+    const { dir, store, engine } = await engineWithDocs();
+    const write = vi.spyOn(store, 'write');
+    write.mockRejectedValueOnce(diskFull());
+    const first = engine.write([{ action: 'index', index: 'books', id: '4', source: { n: 4 } }]);
+    // Planned while the first is in flight, on top of it: it sees document 4.
+    const second = engine.write([{ action: 'update', index: 'books', id: '4', doc: { n: 40 } }]);
+    const [a, b] = await Promise.allSettled([first, second]);
+    expect(a.status).toBe('rejected');
+    expect(b.status).toBe('rejected');
+    // The second never reached storage.
+    expect(write).toHaveBeenCalledTimes(1);
+    write.mockRestore();
+
+    const [again] = await engine.write([{ action: 'update', index: 'books', id: '4', doc: { n: 40 } }, { action: 'index', index: 'books', id: '1', source: { n: 100 } }]);
+    expect(again).toMatchObject({ status: 404, type: 'document_missing_exception' });
+    const [, replaced] = await engine.write([{ action: 'index', index: 'books', id: '4', source: { n: 4 } }, { action: 'index', index: 'books', id: '1', source: { n: 1 } }], 'true');
+    expect(replaced).toMatchObject({ result: 'updated', _version: 3 });
+    const now = state(engine);
+    await engine.close();
+    cleanups.pop();
+
+    const reopened = Engine.open(DocStore.open(dir));
+    cleanups.push(() => reopened.close());
+    expect(state(reopened)).toEqual(now);
+  });
+});
