@@ -143,7 +143,7 @@ export class SearchIndex {
     }
     const { values, added } = (this.#plannedMappings ?? this.mappings).extract(source, id);
     if (added.size > 0) (this.#plannedMappings ??= this.mappings.clone()).addFields(added);
-    const location = shard.stagePut(id, shard.plannedVersion(id) + 1, batch, routing);
+    const location = shard.stagePut(id, shard.plannedVersion(id, existing) + 1, batch, routing);
     const { seq, version } = location;
     const writes: DocWrite[] = [];
     if (existing) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq });

@@ -129,11 +129,13 @@ export class Shard {
     return staged ? staged.location : this.locate(id);
   }
 
-  /** The version a new write of `id` follows, planned writes included: the live document's, or a recent delete's, else 0. */
-  plannedVersion(id: string): number {
-    const staged = this.#staged.get(id);
-    if (staged) return staged.version;
-    return this.locate(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;
+  /**
+   * The version a new write of `id` follows, planned writes included: the live document's (`live`,
+   * what {@link planned} answered), or a recent delete's, else 0.
+   */
+  plannedVersion(id: string, live: DocLocation | undefined): number {
+    if (live) return live.version;
+    return this.#staged.get(id)?.version ?? this.#tombstones.get(id)?.version ?? 0;
   }
 
   /** Plans a write of a document: its seq and place, staged until {@link unstage}. */
