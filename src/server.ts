@@ -60,7 +60,7 @@ export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, se
     await seedCities(engine, verbose ? (total) => progressBar('indexing cities', total) : undefined);
     rmSync(marker);
   }
-  const app = createApp({ engine });
+  const app = createApp({ engine, maxBodyBytes: nodeSettings.httpMaxContentLength });
   const server = await listen(app.fetch, host, port);
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;

@@ -17,6 +17,8 @@ export interface NodeSettings {
   maxOpenPitContexts: number;
   /** `reindex.remote.whitelist`: `host:port` patterns (`*` wildcards) reindex may read from; empty allows none. */
   reindexRemoteWhitelist: string[];
+  /** `http.max_content_length`: the largest request body, in bytes (ES: 100mb). */
+  httpMaxContentLength: number;
 }
 
 export const DEFAULT_NODE_SETTINGS: Omit<NodeSettings, 'sortedRunsCacheBytes'> = {
@@ -24,6 +26,7 @@ export const DEFAULT_NODE_SETTINGS: Omit<NodeSettings, 'sortedRunsCacheBytes'> =
   maxOpenScrollContexts: 500,
   maxOpenPitContexts: 300,
   reindexRemoteWhitelist: [],
+  httpMaxContentLength: 100 * 1024 ** 2,
 };
 
 /** Runs live in wasm32 memory (4 GiB at most, shared with scratch space): no budget may exceed this. */
@@ -46,6 +49,10 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
         break;
       case 'search.max_open_pit_context':
         settings.maxOpenPitContexts = count(name, value);
+        break;
+      case 'http.max_content_length':
+        settings.httpMaxContentLength = byteSize(name, value);
+        if (settings.httpMaxContentLength > 2 ** 31 - 1) throw illegalArgument(`failed to parse value [${value}] for setting [${name}], must be <= [2147483647b]`);
         break;
       case 'reindex.remote.whitelist':
         settings.reindexRemoteWhitelist = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -74,12 +81,15 @@ export function memorySize(name: string, value: string): number {
     const share = Number(percent[1]);
     if (share > 100) throw illegalArgument(`failed to parse [${name}] setting: percentage should be in [0-100], got [${value}]`);
     bytes = Math.floor((totalmem() * share) / 100);
-  } else {
-    // ES takes 0 without a unit; any other size needs one.
-    const size = /^(\d*\.?\d+)(b|kb|k|mb|m|gb|g|tb|t|pb|p)$/.exec(text);
-    if (text === '0') bytes = 0;
-    else if (!size) throw illegalArgument(`failed to parse setting [${name}] with value [${value}] as a size in bytes: unit is missing or unrecognized`);
-    else bytes = Math.floor(Number(size[1]) * UNITS[size[2]]);
-  }
+  } else bytes = byteSize(name, value);
   return Math.min(bytes, MAX_RUNS_BYTES);
+}
+
+/** ES's byte size: a number with a unit (`512mb`, `1gb`), or 0 without one. */
+export function byteSize(name: string, value: string): number {
+  const text = value.trim().toLowerCase();
+  const size = /^(\d*\.?\d+)(b|kb|k|mb|m|gb|g|tb|t|pb|p)$/.exec(text);
+  if (text === '0') return 0;
+  if (!size) throw illegalArgument(`failed to parse setting [${name}] with value [${value}] as a size in bytes: unit is missing or unrecognized`);
+  return Math.floor(Number(size[1]) * UNITS[size[2]]);
 }

@@ -64,7 +64,13 @@ export class Sources {
       }
     }
     // Whatever storage does not hold (committing, retired) or was not read in a pass.
-    for (let i = 0; i < n; i++) out[i] ??= this.load(uuid, shard, seqs[i])?.source;
+    const key = shardKey(uuid, shard);
+    const committing = this.#committing.get(key), retired = this.#shards.get(key)?.retired;
+    for (let i = 0; i < n; i++) {
+      if (out[i] !== undefined) continue;
+      const seq = seqs[i];
+      out[i] = committing?.get(seq)?.doc.source ?? this.store.sourceBytes(uuid, shard, seq) ?? retired?.get(seq)?.doc.source;
+    }
     return out;
   }
 

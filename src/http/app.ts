@@ -6,11 +6,11 @@
  * const res = await app.request('/cities/_search?size=5&sort=population:desc');
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Engine } from '../engine/engine.ts';
 import { badRequest, EsError } from '../engine/errors.ts';
 import { escapeRegExp } from '../engine/patterns.ts';
 import { toEsError } from './error-response.ts';
+import { BODY_LIMIT, bodyTooLarge, incomingOf } from './request-body.ts';
 import { sendError } from './respond.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { clusterRoutes } from './routes/cluster.ts';
@@ -29,20 +29,24 @@ export interface AppOptions {
   clusterName?: string;
 }
 
-export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterName = 'deeppage' }: AppOptions): Hono {
-  const app = new Hono();
+/** What the app keeps per request: the body limit request-body.ts reads bodies under. */
+export type AppEnv = { Variables: { [BODY_LIMIT]: number } };
 
-  // The official client rejects any 2xx response without this header.
-  app.use(async (c, next) => {
-    await next();
-    c.res.headers.set('X-Elastic-Product', 'Elasticsearch');
+export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterName = 'deeppage' }: AppOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use((c, next) => {
+    // The official client rejects any 2xx response without this header.
+    c.header('X-Elastic-Product', 'Elasticsearch');
+    // A declared length over the limit is refused before anything is read; request-body.ts counts
+    // the bytes of a chunked body as it reads them. (Read from Node's request: asking the web
+    // Request for its body would build a full undici Request for every call, GETs included.)
+    c.set(BODY_LIMIT, maxBodyBytes);
+    const incoming = incomingOf(c);
+    const length = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
+    if (length !== undefined && Number(length) > maxBodyBytes) return Promise.resolve(sendError(c, bodyTooLarge(maxBodyBytes)));
+    return next();
   });
-  app.use(
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) => sendError(c, new EsError(413, 'content_too_long_exception', `request body is larger than the limit of [${maxBodyBytes}] bytes`)),
-    }),
-  );
 
   // Underscore endpoints go first, so that `/_search` is never taken for an index named `_search`.
   app.route('/', clusterRoutes(engine, clusterName));

@@ -1,10 +1,47 @@
 /**
  * Reading a request's body as the route expects it: JSON (absent allowed) or NDJSON, after checking
- * that its media type is one ES accepts.
+ * that its media type is one ES accepts, and no larger than the app's limit (ES's
+ * `http.max_content_length`): a declared length over it is refused before reading, a chunked body as
+ * soon as it grows past it.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import { EsError } from '../engine/errors.ts';
 import { parseJsonBody, parseNdjson, type NdjsonLine } from './body.ts';
 import { bodyKind, unsupportedMediaType } from './media-type.ts';
+
+/** The context variable holding the body limit in bytes (set by the app). */
+export const BODY_LIMIT = 'bodyLimit' as const;
+
+/** The Node request under @hono/node-server (absent when the app is called directly, as tests do). */
+export function incomingOf(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
+export function bodyTooLarge(limit: number): EsError {
+  return new EsError(413, 'content_too_long_exception', `request body is larger than the limit of [${limit}] bytes`);
+}
+
+/** The body as text (UTF-8, a byte order mark dropped), refused once over the limit. */
+async function bodyText(c: Context): Promise<string> {
+  const limit = c.get(BODY_LIMIT) as number | undefined ?? Infinity;
+  const incoming = incomingOf(c);
+  if (!incoming) {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > limit) throw bodyTooLarge(limit);
+    return text;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw bodyTooLarge(limit);
+    chunks.push(chunk);
+  }
+  return DECODER.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+}
+
+const DECODER = new TextDecoder();
 
 /** The JSON body, or undefined when there is none. */
 export async function jsonBody(c: Context): Promise<unknown> {
@@ -13,14 +50,14 @@ export async function jsonBody(c: Context): Promise<unknown> {
 
 /** The JSON body and its text (a document's `_source` is stored as it was sent). */
 export async function jsonBodyAndText(c: Context): Promise<{ value: unknown; text: string }> {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if (text.trim() === '') return { value: undefined, text };
   checkMediaType(c);
   return { value: parseJsonBody(text), text };
 }
 
 export async function ndjsonBody(c: Context): Promise<NdjsonLine[]> {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   checkMediaType(c);
   return parseNdjson(text);
 }

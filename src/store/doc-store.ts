@@ -175,6 +175,12 @@ export class DocStore {
     return bytes && decodeDoc(bytes);
   }
 
+  /** One stored document's `_source` bytes (UTF-8 JSON, as stored; a copy), nothing decoded. */
+  sourceBytes(uuid: string, shard: number, seq: number): Buffer | undefined {
+    const bytes = this.docs.getBinary([uuid, shard, seq]);
+    return bytes && bytes.subarray(sourceStart(bytes));
+  }
+
   /**
    * The `_source` bytes (UTF-8 JSON, as stored) of one shard's documents with seqs in [from, to], in
    * seq order: one pass over the range, nothing decoded.
