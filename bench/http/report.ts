@@ -7,8 +7,9 @@ import type { LoadProfile, Throughput } from './throughput.ts';
 
 export function throughputMarkdown(list: Throughput[], profile: LoadProfile): string {
   const ceiling = list.find((t) => t.endpoint.strategy === 'hono');
-  const rows = list.map(({ endpoint, result }) => [
+  const rows = list.map(({ endpoint, result, connections }) => [
     endpoint.name,
+    String(connections),
     `\`${endpoint.method} ${endpoint.path}\``,
     count(result.rate.median),
     endpoint.docs ? count(result.rate.median * endpoint.docs) : '—',
@@ -19,12 +20,12 @@ export function throughputMarkdown(list: Throughput[], profile: LoadProfile): st
   return [
     '## Throughput',
     '',
-    `autocannon in this process, ${profile.connections} connections, ${bound(profile.load)} per endpoint after ${bound(profile.warmup)} of warm-up;`,
+    `autocannon in this process, ${profile.connections} connections unless the table says otherwise, ${bound(profile.load)} per endpoint after ${bound(profile.warmup)} of warm-up;`,
     'each server is a child process. req/s is the median of the per-second request counts; latency is per request.',
     '"of hello-world" is req/s as a share of what a bare Hono app answering `{"hello":"world"}` managed in the',
     "same run: the framework's ceiling on this machine.",
     '',
-    table(['endpoint', 'request', 'req/s', 'docs/s', 'latency p50 ms', 'p99 ms', 'of hello-world'], rows, 'llrrrrr'),
+    table(['endpoint', 'connections', 'request', 'req/s', 'docs/s', 'latency p50 ms', 'p99 ms', 'of hello-world'], rows, 'lrlrrrrr'),
     '',
   ].join('\n');
 }

@@ -21,7 +21,10 @@ import { loadCities, loadProducts, type Loaded } from './data.ts';
 import type { Target } from './page.ts';
 import { sweepCharts, sweepMarkdown, throughputMarkdown } from './report.ts';
 import { fromValues, sweepCorpus, sweepPoints, SERIES, type PageBudget, type Remote, type SweepResult } from './sweep.ts';
-import { bulkEndpoint, helloEndpoint, measureThroughput, pageEndpoint, throughputRows, BULK_DOCS, type LoadProfile, type Throughput } from './throughput.ts';
+import { bulkEndpoint, helloEndpoint, measureThroughput, pageEndpoint, rootEndpoint, throughputRows, BULK_DOCS, type LoadProfile, type Throughput } from './throughput.ts';
+
+/** Connections for the latency-under-load run of the shallow page. */
+const BUSY_CONNECTIONS = 50;
 
 interface ProductsRun {
   docs: number;
@@ -111,9 +114,11 @@ export const httpSuite: Suite = {
       const local = cities.target;
       log('throughput: deeppage');
       const topK: Target = { ...local, name: SERIES.topK, paging: 'top_k' };
-      for (const endpoint of [pageEndpoint('shallow', local, 0, cities.docs), pageEndpoint('deep', local, DEEP_FROM, cities.docs), pageEndpoint('deep top-k', topK, DEEP_FROM, cities.docs), bulkEndpoint(server.url)]) {
+      for (const endpoint of [rootEndpoint(server.url), pageEndpoint('shallow', local, 0, cities.docs), pageEndpoint('deep', local, DEEP_FROM, cities.docs), pageEndpoint('deep top-k', topK, DEEP_FROM, cities.docs), bulkEndpoint(server.url)]) {
         throughput.push(await measureThroughput(endpoint, profile.load, log));
       }
+      // Latency under more load: the shallow page at 50 connections.
+      throughput.push(await measureThroughput(pageEndpoint('shallow', local, 0, cities.docs), { ...profile.load, connections: BUSY_CONNECTIONS }, log));
 
       const sweeps: SweepResult[] = [];
       const sweep = async (loaded: Loaded, isCities: boolean) => {
@@ -131,7 +136,7 @@ export const httpSuite: Suite = {
         await esOk(server.url, 'DELETE', `/${index}`);
       }
 
-      const rows = [...throughput.flatMap((t) => throughputRows(t, profile.load.connections)), ...sweeps.flatMap((s) => s.rows)];
+      const rows = [...throughput.flatMap((t) => throughputRows(t)), ...sweeps.flatMap((s) => s.rows)];
       return {
         rows,
         markdown: [throughputMarkdown(throughput, profile.load), sweepMarkdown(sweeps)].join('\n'),

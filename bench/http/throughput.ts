@@ -39,6 +39,7 @@ export interface LoadProfile {
 export interface Throughput {
   endpoint: Endpoint;
   result: LoadResult;
+  connections: number;
 }
 
 export async function measureThroughput(endpoint: Endpoint, profile: LoadProfile, log: (line: string) => void): Promise<Throughput> {
@@ -57,11 +58,11 @@ export async function measureThroughput(endpoint: Endpoint, profile: LoadProfile
   const result = await runLoad({ ...spec, bound: profile.load });
   await endpoint.verifyAfter?.();
   const docs = endpoint.docs ? `, ${Math.round(result.rate.median * endpoint.docs)} docs/s` : '';
-  log(`  ${endpoint.name.padEnd(11)} ${result.rate.median.toFixed(0)} req/s${docs}, latency p50 ${result.latency.median.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.latency.samples} requests in ${result.seconds} s)`);
-  return { endpoint, result };
+  log(`  ${endpoint.name.padEnd(11)} ${result.rate.median.toFixed(0)} req/s${docs}, latency p50 ${result.latency.median.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.latency.samples} requests in ${result.seconds} s, ${profile.connections} connections)`);
+  return { endpoint, result, connections: profile.connections };
 }
 
-export function throughputRows({ endpoint, result }: Throughput, connections: number): Row[] {
+export function throughputRows({ endpoint, result, connections }: Throughput): Row[] {
   const params = { endpoint: endpoint.name, request: `${endpoint.method} ${endpoint.path}`, connections };
   const row = { group: 'throughput', strategy: endpoint.strategy, params };
   const rows: Row[] = [
@@ -85,6 +86,21 @@ export function helloEndpoint(url: string): Endpoint {
     async prepare() {
       const { body } = await esOk<{ hello?: string }>(url, 'GET', '/');
       if (body.hello !== 'world') throw new WrongAnswer(`hello-world: GET / answered ${JSON.stringify(body)}`);
+    },
+  };
+}
+
+/** deeppage's `GET /`: the node's name, version and tagline, what every client asks first. */
+export function rootEndpoint(url: string): Endpoint {
+  return {
+    name: 'GET /',
+    strategy: 'deeppage',
+    url,
+    method: 'GET',
+    path: '/',
+    async prepare() {
+      const { body } = await esOk<{ tagline?: string }>(url, 'GET', '/');
+      if (body.tagline !== 'You Know, for Search') throw new WrongAnswer(`deeppage: GET / answered ${JSON.stringify(body)}`);
     },
   };
 }
