@@ -18,10 +18,11 @@ import { engineSuite } from './engine/suite.ts';
 import { httpSuite } from './http/suite.ts';
 import { ingestSuite } from './ingest/suite.ts';
 import { kernelsSuite } from './kernels/suite.ts';
+import { scaleSuite } from './scale/suite.ts';
 import { machine, writeSuite } from './lib/results.ts';
 import { consoleContext, type Mode, type Suite } from './lib/suite.ts';
 
-export const SUITES: Suite[] = [kernelsSuite, engineSuite, httpSuite, ingestSuite];
+export const SUITES: Suite[] = [kernelsSuite, engineSuite, httpSuite, ingestSuite, scaleSuite];
 
 const USAGE = `usage: npm run bench -- [suite ...] [--quick] [--out DIR] [--url URL --index NAME [--sort FIELD]]
 

@@ -16,7 +16,7 @@ export interface ChildServer {
   name: string;
   url: string;
   pid: number;
-  /** The child's data directory, removed by `stop`. */
+  /** The child's data directory (removed by `stop` if the child made it). */
   dataDir?: string;
   /** Logs `why` and, the first time only, the child's last lines of output. */
   report(why: string): void;
@@ -29,8 +29,11 @@ export interface ChildOptions {
   /** The script, relative to the repository root; run with `node --import tsx`. */
   script: string;
   env: Record<string, string>;
-  /** A fresh temporary directory for the child's data, passed as DEEPPAGE_DATA. */
-  dataDir?: boolean;
+  /**
+   * The child's data directory, passed as DEEPPAGE_DATA: `true` for a fresh temporary one (removed by
+   * `stop`), or a path to start on (kept: a restart on the same data).
+   */
+  dataDir?: boolean | string;
   /** How long to wait for the listening line, in ms. */
   startMs: number;
   log(line: string): void;
@@ -42,12 +45,12 @@ const TAIL_LINES = 40;
 const STOP_MS = 15_000;
 
 /** The real deeppage server on a free port and an empty temporary data directory. */
-export function startDeeppage(options: { seed: boolean; log(line: string): void }): Promise<ChildServer> {
+export function startDeeppage(options: { seed: boolean; log(line: string): void; dataDir?: string }): Promise<ChildServer> {
   return startChild({
     name: 'deeppage',
     script: 'src/server.ts',
     env: { DEEPPAGE_SEED: String(options.seed) },
-    dataDir: true,
+    dataDir: options.dataDir ?? true,
     // Seeding the cities takes about 5 s here; leave room for a slow machine.
     startMs: 180_000,
     log: options.log,
@@ -73,7 +76,8 @@ export async function withChild<T>(start: Promise<ChildServer>, use: (child: Chi
 }
 
 export async function startChild(options: ChildOptions): Promise<ChildServer> {
-  const dataDir = options.dataDir ? mkdtempSync(join(tmpdir(), `deeppage.bench-${options.name}-`)) : undefined;
+  const owned = options.dataDir === true;
+  const dataDir = typeof options.dataDir === 'string' ? options.dataDir : owned ? mkdtempSync(join(tmpdir(), `deeppage.bench-${options.name}-`)) : undefined;
   // As `npm start` runs the server (package.json): a 64 MB young generation, since a page of 10,000
   // hits makes many short-lived objects; every child gets it, the hello-world ceiling too.
   const proc = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', options.script], {
@@ -87,7 +91,7 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
     proc.once('error', () => resolve({ code: null, signal: null }));
   });
   live.add(proc);
-  if (dataDir) liveDirs.add(dataDir);
+  if (dataDir && owned) liveDirs.add(dataDir);
 
   let shown = false;
   const report = (why: string) => {
@@ -105,7 +109,7 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
       if (!running) report(`${options.name} (pid ${proc.pid}) had exited by itself (code ${code}, signal ${signal})`);
       else if (code !== 0) report(`${options.name} (pid ${proc.pid}) did not exit cleanly on SIGTERM (code ${code}, signal ${signal})`);
       live.delete(proc);
-      if (dataDir) {
+      if (dataDir && owned) {
         rmSync(dataDir, { recursive: true, force: true });
         liveDirs.delete(dataDir);
       }

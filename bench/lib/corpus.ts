@@ -45,6 +45,31 @@ export function products(n: number): Corpus {
   };
 }
 
+/**
+ * `items-<n>`: n small documents `{ price, category, stock }` (a double, a keyword, an integer) with
+ * `_id` `i<i>`, for the scale run. `price` has two decimals, drawn from [0, 100,000) (mulberry32,
+ * seed {@link SEED} + 1), so there are ties at every size.
+ */
+export function items(n: number): Corpus {
+  const next = mulberry32(SEED + 1);
+  const ids = new Array<string>(n);
+  const keys = new Float64Array(n);
+  const stock = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    ids[i] = `i${i}`;
+    keys[i] = (next() % 10_000_000) / 100;
+    stock[i] = next() % 1000;
+  }
+  return {
+    name: `items-${n}`,
+    field: 'price',
+    ids,
+    keys,
+    source: (i) => ({ price: keys[i], category: CATEGORIES[i % CATEGORIES.length], stock: stock[i] }),
+    mappings: { properties: { price: { type: 'double' }, category: { type: 'keyword' }, stock: { type: 'integer' } } },
+  };
+}
+
 /** The cities, or the first `limit` of them (for smoke runs). */
 export function cities(limit = Infinity): Corpus {
   const all = loadCityList();

@@ -13,7 +13,7 @@ import { tempDir } from '../engine/helpers.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url);
-const SUITES = ['kernels', 'engine', 'http', 'ingest'];
+const SUITES = ['kernels', 'engine', 'http', 'ingest', 'scale'];
 
 describe('npm run bench (smoke)', () => {
   const { dir, remove } = tempDir();
