@@ -26,6 +26,12 @@ import { bulkEndpoint, helloEndpoint, measureThroughput, pageEndpoint, rootEndpo
 /** Connections for the latency-under-load run of the shallow page. */
 const BUSY_CONNECTIONS = 50;
 
+/** The profile at {@link BUSY_CONNECTIONS}; a run bounded by requests asks for at least one per connection. */
+function busy(profile: LoadProfile): LoadProfile {
+  const atLeast = (bound: LoadProfile['load']) => ('requests' in bound ? { requests: Math.max(bound.requests, BUSY_CONNECTIONS) } : bound);
+  return { ...profile, connections: BUSY_CONNECTIONS, warmup: atLeast(profile.warmup), load: atLeast(profile.load) };
+}
+
 interface ProductsRun {
   docs: number;
   shards: number;
@@ -118,7 +124,7 @@ export const httpSuite: Suite = {
         throughput.push(await measureThroughput(endpoint, profile.load, log));
       }
       // Latency under more load: the shallow page at 50 connections.
-      throughput.push(await measureThroughput(pageEndpoint('shallow', local, 0, cities.docs), { ...profile.load, connections: BUSY_CONNECTIONS }, log));
+      throughput.push(await measureThroughput(pageEndpoint('shallow', local, 0, cities.docs), busy(profile.load), log));
 
       const sweeps: SweepResult[] = [];
       const sweep = async (loaded: Loaded, isCities: boolean) => {
