@@ -40,7 +40,8 @@ export interface WriteResult {
 
 /** What a planned write does to memory once storage has it. */
 export type Effect =
-  | { kind: 'put'; shard: number; id: string; values: DocValues; version: number; seq: number; routing?: string }
+  /** `replaces`: a live document had the id when the write was planned (else there is none to look up when it applies). */
+  | { kind: 'put'; shard: number; id: string; values: DocValues; version: number; seq: number; replaces: boolean; routing?: string }
   | { kind: 'delete'; shard: number; id: string; version: number; seq: number };
 
 /** A write planned against the index as planned writes leave it; nothing in memory shows it yet. */
@@ -150,7 +151,7 @@ export class SearchIndex {
     const doc: StoredDoc = { id, version, source: text ?? JSON.stringify(source), ...(routing !== undefined && { routing }) };
     writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq, doc });
     const result = this.#result(id, location, existing ? 'updated' : 'created', existing ? 200 : 201);
-    const effect: Effect = { kind: 'put', shard: shard.number, id, values, version, seq, ...(routing !== undefined && { routing }) };
+    const effect: Effect = { kind: 'put', shard: shard.number, id, values, version, seq, replaces: existing !== undefined, ...(routing !== undefined && { routing }) };
     return { result, writes, shard: shard.number, effect, ...(added.size > 0 && { fields: added }) };
   }
 
@@ -199,7 +200,7 @@ export class SearchIndex {
     if (!effect) return undefined;
     const shard = this.shards[effect.shard];
     if (effect.kind === 'delete') return shard.applyDelete(effect.id, effect.version, effect.seq);
-    return shard.put(effect.id, effect.values, effect.version, effect.routing, effect.seq).replaced;
+    return shard.put(effect.id, effect.values, effect.version, effect.routing, effect.seq, effect.replaces).replaced;
   }
 
   /** The batch's planned writes are applied or discarded: planning stops reading them. */

@@ -198,10 +198,12 @@ export class Shard {
   /**
    * Writes a document, replacing any live one with the same id.
    * @param seq storage sequence number: given when replaying storage, else the next one.
+   * @param replaces false when the id is known to have no live document (a write planned on one
+   *   that had none: every write planned before it has applied, so none has since), saving the lookup.
    * @returns the new location, and the replaced document's, if any.
    */
-  put(id: string, values: DocValues, version: number, routing?: string, seq = this.#nextSeq): { location: DocLocation; replaced?: DocLocation } {
-    const replaced = this.remove(id);
+  put(id: string, values: DocValues, version: number, routing?: string, seq = this.#nextSeq, replaces = true): { location: DocLocation; replaced?: DocLocation } {
+    const replaced = replaces ? this.remove(id) : undefined;
     this.#tombstones.delete(id);
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
     this.#appliedSeq = Math.max(this.#appliedSeq, seq);

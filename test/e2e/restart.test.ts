@@ -2,11 +2,11 @@
  * Durability: what the server acknowledged is there after a clean restart on the same data
  * directory, and after `kill -9` of the real server process.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.ts';
 import { tempDir } from '../engine/helpers.ts';
 
@@ -286,12 +286,19 @@ async function killedAfter(dataDir: string, work: (url: string) => Promise<void>
   }
 }
 
+/** Every server process the tests start: killed after the file, whatever failed. */
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 /** `npm start`'s entry point as a child process on a free port, and the URL it announces. */
 function serverProcess(dataDir: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: { ...process.env, DEEPPAGE_DATA: dataDir, PORT: '0', DEEPPAGE_SEED: 'false' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  children.add(child);
   let log = '';
   const url = new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk) => {
