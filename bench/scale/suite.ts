@@ -25,7 +25,7 @@ import { scaleMarkdown } from './report.ts';
 
 const PROFILES: Record<Mode, { docs: number; settleMs: number; pages: number }> = {
   full: { docs: 10_000_000, settleMs: 5000, pages: 30 },
-  quick: { docs: 500_000, settleMs: 2000, pages: 15 },
+  quick: { docs: 1_000_000, settleMs: 2000, pages: 15 },
   smoke: { docs: 3_000, settleMs: 100, pages: 3 },
 };
 
