@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { EsError } from '../engine/errors.ts';
+import { RawJson } from '../engine/raw-json.ts';
 import type { SearchResponse } from '../engine/search/search.ts';
 import { errorBody } from './error-response.ts';
 import { filterPath } from './filter-path.ts';
@@ -30,7 +31,20 @@ export function sendError(c: Context, error: EsError): Response {
 
 function write(c: Context, status: number, body: unknown): Response {
   const pretty = c.req.query('pretty') !== undefined;
-  const text = JSON.stringify(body, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
+  const text = pretty ? `${JSON.stringify(body, null, 2)}\n` : splicedJson(body);
   return c.body(text, status as ContentfulStatusCode, { 'Content-Type': RESPONSE_CONTENT_TYPE });
+}
+
+/**
+ * JSON text of a body whose last top-level field may be stored JSON ({@link RawJson}, as a GET's
+ * `_source` is): that field is spliced in as stored, everything else serialized.
+ */
+function splicedJson(body: unknown): string {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return JSON.stringify(body);
+  const entries = Object.entries(body);
+  const last = entries[entries.length - 1];
+  if (!last || !(last[1] instanceof RawJson)) return JSON.stringify(body);
+  const head = JSON.stringify(Object.fromEntries(entries.slice(0, -1)));
+  return `${head.slice(0, -1)}${entries.length > 1 ? ',' : ''}${JSON.stringify(last[0])}:${last[1].text}}`;
 }
 

@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import type { Engine, WriteItem, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
+import { RawJson } from '../../engine/raw-json.ts';
 import { filterSource } from '../../engine/search/source-filter.ts';
 import { sourceFromParams } from '../search-source.ts';
 import { jsonBodyAndText } from '../request-body.ts';
@@ -37,7 +38,7 @@ export function documentRoutes(engine: Engine): Hono {
     if (!found) return send(c, 404, { _index: engine.resolveOne(name).name, _id: id, found: false });
     const source = sourceFromParams(c.req.query()) ?? { includes: [], excludes: [] };
     const { doc } = found;
-    return send(c, 200, {
+    const head = {
       _index: found.index.name,
       _id: id,
       _version: doc.version,
@@ -45,8 +46,11 @@ export function documentRoutes(engine: Engine): Hono {
       _primary_term: 1,
       ...(doc.routing !== undefined && { _routing: doc.routing }),
       found: true,
-      ...(source !== false && { _source: filterSource(JSON.parse(doc.source) as Record<string, unknown>, source) }),
-    });
+    };
+    if (source === false) return send(c, 200, head);
+    // The whole `_source` goes back as it was sent; filtering needs its values.
+    const whole = source.includes.length === 0 && source.excludes.length === 0;
+    return send(c, 200, { ...head, _source: whole ? new RawJson(doc.source) : filterSource(JSON.parse(doc.source) as Record<string, unknown>, source) });
   });
 
   app.delete('/:index/_doc/:id', (c) => {
