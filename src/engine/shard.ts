@@ -251,6 +251,7 @@ export class Shard {
     const local = live ? live.segment.localOfSeq(seq) : -1;
     if (local < 0 || this.#isDeleted(live, local)) return;
     this.#docCount--;
+    this.#uncommittedOps++;
     this.#markDeleted(live.segment, local);
   }
 

