@@ -96,13 +96,18 @@ function valueLimit(): bool {
   return bound == bound;
 }
 
-/** Filters 8 entries a step with f64 compares against `bound`; returns where it stopped. */
+/**
+ * Filters 8 entries a step with f64 compares against `bound`; returns where it stopped. Blocks never
+ * reach past `to`: `from` may sit 4 past a multiple of 8 (where scanImages stopped), and the entries
+ * from `to` on are the caller's tail, offered one by one; a short last block is offered that way too.
+ */
 function scanValues(from: u32, to: u32): u32 {
   const keys = column(0);
   const t = f64x2.splat(bound);
   const desc = dirMask(0) != 0;
   const at0 = limit;
-  for (let i = from; i < to; i += 8) {
+  let i = from;
+  for (; i + 8 <= to; i += 8) {
     const p = keys + ((<usize>i) << 3);
     const a = v128.load(p), b = v128.load(p, 16), c = v128.load(p, 32), d = v128.load(p, 48);
     const ma = desc ? f64x2.ge(a, t) : f64x2.le(a, t);
@@ -119,17 +124,19 @@ function scanValues(from: u32, to: u32): u32 {
       if (limit != at0 || exhausted) return i + 8;
     }
   }
+  for (; i < to && !exhausted; i++) offer(imageAt(0, i), i);
   return to;
 }
 
-/** Filters 8 entries a step on their images; for any missing policy and limit. */
+/** Filters 4 entries a step on their images; for any missing policy and limit. */
 function scanImages(from: u32, to: u32): u32 {
   const keys = column(0);
   const dir = i64x2.splat(dirMask(0));
   const miss = i64x2.splat(missingImage(0));
   const lim = i64x2.splat(limit);
   const at0 = limit;
-  for (let i = from; i < to; i += 4) {
+  let i = from;
+  for (; i + 4 <= to; i += 4) {
     const p = keys + ((<usize>i) << 3);
     const a = images(v128.load(p), dir, miss);
     const b = images(v128.load(p, 16), dir, miss);
@@ -141,6 +148,7 @@ function scanImages(from: u32, to: u32): u32 {
       if (limit != at0 || exhausted) return i + 4;
     }
   }
+  for (; i < to && !exhausted; i++) offer(imageAt(0, i), i);
   return to;
 }
 

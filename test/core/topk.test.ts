@@ -35,6 +35,25 @@ describe('topK matches the reference', () => {
     );
   });
 
+  // Found by the HTTP bench on the cities: a buffer cut while filtering images 4 at a time left the scan
+  // 4 past a multiple of 8, and the 8-wide value filter then ran past the column's last full block,
+  // offering the tail twice (a document twice on a page) and reading past the column.
+  it('columns whose length is not a multiple of 8, with many ties, as populations are', () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let run = 0; run < 300; run++) {
+      // Below the sampled path's 8,192, so the first filter is on images until the buffer's first cut.
+      const n = (1000 + (next() % 7000)) | 1;
+      // Skewed values with ties: most small, a few large, many repeated.
+      const values = Float64Array.from({ length: n }, () => Math.floor(1000 * Math.exp((next() % 1400) / 100)) - (next() % 3));
+      const k = 1 + (next() % Math.floor(n / 4));
+      const keys = [{ values, order: next() % 2 ? ('desc' as const) : ('asc' as const) }];
+      const got = wasm.topK(keys, n, k);
+      expect(new Set(got).size, `n ${n}, k ${k}`).toBe(got.length);
+      expect([...got], `n ${n}, k ${k}`).toEqual([...reference.topK(keys, n, k)]);
+    }
+  });
+
   it('large multi-key inputs', () => {
     fc.assert(
       fc.property(
