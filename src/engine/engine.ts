@@ -23,7 +23,7 @@ import { NODE_ID } from './node.ts';
 import { TaskManager, type TaskRecord } from './tasks/task-manager.ts';
 import { withPitTiebreaker } from './search/sort/tie-break.ts';
 import { parseSettings } from './settings.ts';
-import { Flusher } from './commits/flusher.ts';
+import { Flusher, type FlushOptions } from './commits/flusher.ts';
 import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
@@ -182,9 +182,9 @@ export class Engine {
   }
 
   /** Commits the indices' shards to storage as segments (`_flush`); resolves when durable. */
-  async flush(expression?: string): Promise<SearchIndex[]> {
+  async flush(expression?: string, options?: FlushOptions): Promise<SearchIndex[]> {
     const targets = this.resolve(expression);
-    await Promise.all(targets.map((index) => this.#flusher.flush(index)));
+    await Promise.all(targets.map((index) => this.#flusher.flush(index, index.shards, options)));
     return targets;
   }
 

@@ -46,7 +46,7 @@ const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_so
 const PAGING: readonly Paging[] = ['sorted_runs', 'top_k'];
 
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
-const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
+export const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
 
 /**
  * URI parameters taken without effect here (one node, no caches; the README lists them), plus the URI

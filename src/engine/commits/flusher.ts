@@ -21,6 +21,13 @@ export const FLUSH_OPS = 20_000;
 export const IDLE_MS = 30_000;
 const CHECK_MS = 5_000;
 
+export interface FlushOptions {
+  /** Also shards with no write since their last commit point (ES's `force`); default true. */
+  force?: boolean;
+  /** Wait for a flush already running on a shard, then flush again (ES's `wait_if_ongoing`); else skip that shard. Default true. */
+  waitIfOngoing?: boolean;
+}
+
 export class Flusher {
   /** Per shard, the last flush asked for (the next one waits for it). */
   readonly #running = new WeakMap<Shard, Promise<void>>();
@@ -41,8 +48,9 @@ export class Flusher {
   }
 
   /** Refreshes and commits the index's shards (those given, else all); resolves when durable. */
-  flush(index: SearchIndex, shards: Iterable<Shard> = index.shards): Promise<void> {
-    return Promise.all([...shards].map((shard) => this.#flushShard(index, shard))).then(() => {});
+  flush(index: SearchIndex, shards: Iterable<Shard> = index.shards, { force = true, waitIfOngoing = true }: FlushOptions = {}): Promise<void> {
+    const chosen = [...shards].filter((shard) => (force || shard.uncommittedOps > 0 || shard.dirty) && (waitIfOngoing || !this.#busy.has(shard)));
+    return Promise.all(chosen.map((shard) => this.#flushShard(index, shard))).then(() => {});
   }
 
   /** Flushes every shard that has writes since its last commit (on shutdown). */

@@ -12,9 +12,8 @@ import { timeValueMs } from '../../engine/time-value.ts';
 import { jsonBody } from '../request-body.ts';
 import { booleanParam, commaList, tokenName } from '../request-values.ts';
 import { send, sendSearch } from '../respond.ts';
-import { checkParamNames } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 
-const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
 /** `preference` picks among copies of a shard; one node has one copy, so it changes nothing here. */
 const OPEN_PIT_PARAMS = new Set([...RESPONSE_PARAMS, 'keep_alive', 'routing', 'preference']);
 const SCROLL_PARAMS = new Set([...RESPONSE_PARAMS, 'scroll', 'scroll_id', 'rest_total_hits_as_int']);

@@ -1,11 +1,16 @@
 /** Index management: create, read, delete, mappings, settings, refresh. */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import { renderSettings } from '../../engine/settings.ts';
 import { jsonBody } from '../request-body.ts';
+import { booleanParam } from '../request-values.ts';
 import { send } from '../respond.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 import { VERSION } from '../version.ts';
+
+/** `ignore_unavailable`, `allow_no_indices` and `expand_wildcards` are taken without effect, as in searches (README). */
+const FLUSH_PARAMS = new Set([...RESPONSE_PARAMS, 'force', 'wait_if_ongoing', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards']);
 
 export function indexRoutes(engine: Engine): Hono {
   const app = new Hono();
@@ -18,8 +23,16 @@ export function indexRoutes(engine: Engine): Hono {
   };
   app.on(['GET', 'POST'], '/_refresh', (c) => send(c, 200, broadcast(engine.refresh())));
   app.on(['GET', 'POST'], '/:index/_refresh', (c) => send(c, 200, broadcast(engine.refresh(c.req.param('index')))));
-  app.on(['GET', 'POST'], '/_flush', async (c) => send(c, 200, broadcast(await engine.flush())));
-  app.on(['GET', 'POST'], '/:index/_flush', async (c) => send(c, 200, broadcast(await engine.flush(c.req.param('index')))));
+  /** `force` (ES's default false): flush shards without writes since their last commit point too; `wait_if_ongoing` (default true): else skip shards being flushed. */
+  const flush = async (c: Context, expression?: string) => {
+    const query = c.req.query();
+    checkParamNames(query, new URL(c.req.url).pathname, FLUSH_PARAMS);
+    const force = query.force !== undefined && booleanParam(query.force);
+    const waitIfOngoing = query.wait_if_ongoing === undefined || booleanParam(query.wait_if_ongoing);
+    return send(c, 200, broadcast(await engine.flush(expression, { force, waitIfOngoing })));
+  };
+  app.on(['GET', 'POST'], '/_flush', (c) => flush(c));
+  app.on(['GET', 'POST'], '/:index/_flush', (c) => flush(c, c.req.param('index')));
   app.post('/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches())));
   app.post('/:index/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches(c.req.param('index')))));
 

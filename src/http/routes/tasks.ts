@@ -17,9 +17,8 @@ import { formatTimeValue, timeValueMs } from '../../engine/time-value.ts';
 import { errorBody, toEsError, type ErrorCause } from '../error-response.ts';
 import { booleanParam, commaList } from '../request-values.ts';
 import { send } from '../respond.ts';
-import { checkParamNames } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 
-const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
 const LIST_PARAMS = new Set([...RESPONSE_PARAMS, 'actions', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'wait_for_completion', 'timeout']);
 const GET_PARAMS = new Set([...RESPONSE_PARAMS, 'wait_for_completion', 'timeout']);
 /** ES's cancel handler reads `group_by` too (its answer is a list), though the API spec leaves it out. */
