@@ -205,7 +205,7 @@ export class SearchIndex {
 
   /** The batch's planned writes are applied or discarded: planning stops reading them. */
   unstage(batch: number, planned: readonly Planned[]): void {
-    for (const { effect } of planned) if (effect) this.shards[effect.shard].unstage(batch, [effect.id]);
+    for (const { effect } of planned) if (effect) this.shards[effect.shard].unstage(batch, effect.id);
     if (this.#plannedMappings && this.#plannedMappings.fields.size === this.mappings.fields.size) this.#plannedMappings = undefined;
   }
 

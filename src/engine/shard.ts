@@ -5,7 +5,7 @@
  * pending deletes to fresh bitsets and publishes a new {@link ShardSnapshot}.
  */
 import type { DocValues } from './mapping.ts';
-import { MAX_TEXT } from './segments/ids.ts';
+import { idHash, MAX_TEXT } from './segments/ids.ts';
 import { Segment, type SegmentDoc } from './segments/segment.ts';
 
 /** A segment as one snapshot sees it: which of its documents are deleted, and its first ordinal. */
@@ -151,9 +151,9 @@ export class Shard {
     return this.#nextSeq++;
   }
 
-  /** The batch applied or failed: its staged writes go (an id a later batch staged again stays). */
-  unstage(batch: number, ids: Iterable<string>): void {
-    for (const id of ids) if (this.#staged.get(id)?.batch === batch) this.#staged.delete(id);
+  /** The batch applied: its staged write of `id` goes (unless a later batch staged the id again). */
+  unstage(batch: number, id: string): void {
+    if (this.#staged.get(id)?.batch === batch) this.#staged.delete(id);
   }
 
   /** Every planned write failed: planning starts again from what is applied. */
@@ -183,9 +183,10 @@ export class Shard {
     const buffered = this.#bufferIds.get(id);
     if (buffered) return { seq: buffered.seq, version: buffered.version, local: -1, ...(buffered.routing !== undefined && { routing: buffered.routing }) };
     const segments = this.snapshot.segments;
+    const hash = idHash(id);
     for (let s = segments.length - 1; s >= 0; s--) {
       const live = segments[s];
-      const local = live.segment.ids.find(id);
+      const local = live.segment.ids.find(id, hash);
       if (local < 0) continue;
       if (this.#isDeleted(live, local)) return undefined;
       const { segment } = live;

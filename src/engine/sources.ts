@@ -32,8 +32,8 @@ interface ShardSources {
 }
 
 export class Sources {
-  /** By `uuid/shard`, then seq: the document and how many batches in flight hold it. */
-  readonly #committing = new Map<string, Map<number, { doc: StoredDoc; holds: number }>>();
+  /** By uuid, shard, then seq: the document and how many batches in flight hold it (nested maps: no key string per write). */
+  readonly #committing = new Map<string, Map<number, Map<number, { doc: StoredDoc; holds: number }>>>();
   /** By `uuid/shard`. */
   readonly #shards = new Map<string, ShardSources>();
 
@@ -41,8 +41,7 @@ export class Sources {
 
   /** The document stored (or being stored) at (uuid, shard, seq), or one a live snapshot still shows. */
   load(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    const key = shardKey(uuid, shard);
-    return this.#committing.get(key)?.get(seq)?.doc ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(key)?.retired.get(seq)?.doc;
+    return this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
   }
 
   /**
@@ -64,8 +63,7 @@ export class Sources {
       }
     }
     // Whatever storage does not hold (committing, retired) or was not read in a pass.
-    const key = shardKey(uuid, shard);
-    const committing = this.#committing.get(key), retired = this.#shards.get(key)?.retired;
+    const committing = this.#committing.get(uuid)?.get(shard), retired = this.#shards.get(shardKey(uuid, shard))?.retired;
     for (let i = 0; i < n; i++) {
       if (out[i] !== undefined) continue;
       const seq = seqs[i];
@@ -82,9 +80,10 @@ export class Sources {
     for (const write of writes) {
       const doc = write.op === 'put' ? write.doc : this.load(write.uuid, write.shard, write.seq);
       if (!doc) continue;
-      const key = shardKey(write.uuid, write.shard);
-      let docs = this.#committing.get(key);
-      if (!docs) this.#committing.set(key, (docs = new Map()));
+      let shards = this.#committing.get(write.uuid);
+      if (!shards) this.#committing.set(write.uuid, (shards = new Map()));
+      let docs = shards.get(write.shard);
+      if (!docs) shards.set(write.shard, (docs = new Map()));
       const held = docs.get(write.seq);
       if (held) held.holds++;
       else docs.set(write.seq, { doc, holds: 1 });
@@ -94,13 +93,15 @@ export class Sources {
   /** The batch is applied (or failed): storage, and the retired documents, answer for its documents from now on. */
   committed(writes: readonly DocWrite[]): void {
     for (const write of writes) {
-      const key = shardKey(write.uuid, write.shard);
-      const docs = this.#committing.get(key);
+      const shards = this.#committing.get(write.uuid);
+      const docs = shards?.get(write.shard);
       const held = docs?.get(write.seq);
-      if (!docs || !held) continue;
+      if (!held) continue;
       if (--held.holds > 0) continue;
-      docs.delete(write.seq);
-      if (docs.size === 0) this.#committing.delete(key);
+      docs!.delete(write.seq);
+      if (docs!.size > 0) continue;
+      shards!.delete(write.shard);
+      if (shards!.size === 0) this.#committing.delete(write.uuid);
     }
   }
 
@@ -144,12 +145,12 @@ export class Sources {
   dropIndex(uuid: string): void {
     const prefix = `${uuid}/`;
     for (const key of this.#shards.keys()) if (key.startsWith(prefix)) this.#shards.delete(key);
-    for (const key of this.#committing.keys()) if (key.startsWith(prefix)) this.#committing.delete(key);
+    this.#committing.delete(uuid);
   }
 
   stats(): SourceStats {
     let retained = 0, pinned = 0, committing = 0;
-    for (const docs of this.#committing.values()) committing += docs.size;
+    for (const shards of this.#committing.values()) for (const docs of shards.values()) committing += docs.size;
     for (const entry of this.#shards.values()) {
       retained += entry.retired.size;
       pinned += entry.pins.size;

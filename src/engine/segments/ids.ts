@@ -49,9 +49,8 @@ export class IdColumn {
     return this.text.slice(this.offsets[local], this.offsets[local + 1]);
   }
 
-  /** The local ordinal holding `id`, or -1. */
-  find(id: string): number {
-    const hash = idHash(id);
+  /** The local ordinal holding `id`, or -1; `hash` is {@link idHash} of it (given when looking in several segments). */
+  find(id: string, hash = idHash(id)): number {
     const { hashes, order, offsets, text } = this;
     let lo = 0, hi = hashes.length;
     while (lo < hi) {
