@@ -23,7 +23,7 @@ import { NODE_ID } from './node.ts';
 import { TaskManager, type TaskRecord } from './tasks/task-manager.ts';
 import { withPitTiebreaker } from './search/sort/tie-break.ts';
 import { parseSettings } from './settings.ts';
-import { Flusher, type FlushOptions } from './commits/flusher.ts';
+import { Flusher, type FlushOptions, type FlushPolicy } from './commits/flusher.ts';
 import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
@@ -40,6 +40,8 @@ export interface EngineOptions {
   kernels?: WasmKernels;
   /** Wait before each background run build, in ms (run-cache.ts `SLICE_DELAY_MS` by default); tests shorten it. */
   backgroundDelayMs?: number;
+  /** When the background flushes shards (commits/flusher.ts defaults); tests shorten it. */
+  flushPolicy?: FlushPolicy;
 }
 
 export class Engine {
@@ -72,7 +74,7 @@ export class Engine {
     });
     this.cursors = new Cursors(settings, { retain: (targets) => this.#pin(targets, 'retain'), release: (targets) => this.#pin(targets, 'release') });
     this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
-    this.#flusher = new Flusher(store, () => this.#indices.values(), (done) => this.#track(done));
+    this.#flusher = new Flusher(store, () => this.#indices.values(), (done) => this.#track(done), options.flushPolicy);
     this.#writes = new WriteBatches(store, this.sources, {
       // A delete never creates its index (ES skips deletes when auto-creating).
       indexFor: (op) => {

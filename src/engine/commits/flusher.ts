@@ -2,8 +2,8 @@
  * Flushes: a shard's writes become a durable commit point (its segments written in the segment
  * format, the deletes log trimmed), so a restart loads segments instead of replaying documents.
  * `POST /_flush` asks for one; in the background, as Elasticsearch flushes when its translog grows
- * or a shard goes idle, a shard is flushed once it has {@link FLUSH_OPS} writes since its last
- * commit, or some writes and none for {@link IDLE_MS}; and everything is flushed on shutdown.
+ * or a shard goes idle, a shard is flushed once it has {@link FlushPolicy.ops} writes since its last
+ * commit, or some writes and none for {@link FlushPolicy.idleMs}; and everything is flushed on shutdown.
  *
  * Flushes of one shard run one after the other, so each commit point drops exactly the segments the
  * one before it stored. A flush refreshes the shard first (a commit point holds sealed segments
@@ -15,11 +15,17 @@ import { encodeSegment } from '../segments/format.ts';
 import type { Shard } from '../shard.ts';
 import { commitRecord } from './commit-record.ts';
 
-/** Writes since the last commit that make a shard worth flushing (bounds what a restart replays). */
-export const FLUSH_OPS = 20_000;
-/** A shard with writes not committed and no new ones for this long is flushed. */
-export const IDLE_MS = 30_000;
-const CHECK_MS = 5_000;
+/** When the background flushes a shard. */
+export interface FlushPolicy {
+  /** Writes since the last commit point that make a shard worth flushing (bounds what a restart replays). */
+  ops: number;
+  /** A shard with writes not committed and no new ones for this long is flushed, in ms. */
+  idleMs: number;
+  /** How often shards are looked at, in ms. */
+  checkMs: number;
+}
+
+export const DEFAULT_FLUSH_POLICY: FlushPolicy = { ops: 20_000, idleMs: 30_000, checkMs: 5_000 };
 
 export interface FlushOptions {
   /** Also shards with no write since their last commit point (ES's `force`); default true. */
@@ -42,8 +48,9 @@ export class Flusher {
     private readonly indices: () => Iterable<SearchIndex>,
     /** Told of each flush's promise, so that whoever waits for storage waits for it too. */
     private readonly track: (done: Promise<void>) => void,
+    private readonly policy: FlushPolicy = DEFAULT_FLUSH_POLICY,
   ) {
-    this.#timer = setInterval(() => this.#check(), CHECK_MS);
+    this.#timer = setInterval(() => this.#check(), policy.checkMs);
     this.#timer.unref();
   }
 
@@ -91,7 +98,7 @@ export class Flusher {
         const ops = shard.uncommittedOps;
         const seen = this.#seen.get(shard);
         if (!seen || seen.ops !== ops) this.#seen.set(shard, { ops, since: now });
-        return ops >= FLUSH_OPS || (ops > 0 && seen?.ops === ops && now - seen.since >= IDLE_MS);
+        return ops >= this.policy.ops || (ops > 0 && seen?.ops === ops && now - seen.since >= this.policy.idleMs);
       });
       if (due.length === 0) continue;
       this.flush(index, due).catch((error) => console.error(`deeppage: background flush of [${index.name}] failed`, error));
