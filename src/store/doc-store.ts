@@ -199,6 +199,11 @@ export class DocStore {
     return this.docs.getCount(indexRange(uuid));
   }
 
+  /** Documents stored for the shard with seqs after `after` (what a start replays). */
+  countAfter(uuid: string, shard: number, after: number): number {
+    return this.docs.getCount({ start: [uuid, shard, after + 1], end: [uuid, shard, Infinity] });
+  }
+
   /** Stored task records (src/engine/tasks/task-manager.ts), by local task id. */
   tasks(): [number, unknown][] {
     return Array.from(this.taskRecords.getRange(), ({ key, value }) => [key, value]);

@@ -14,11 +14,13 @@ import { readCommitPoint } from './commit-record.ts';
 export type RecoveryProgress = (index: string, done: number, total: number) => void;
 
 export function recoverIndex(store: DocStore, meta: IndexMeta, index: SearchIndex, progress?: RecoveryProgress): void {
-  const total = store.count(meta.uuid);
+  const afters = index.shards.map((shard) => loadCommit(store, index, shard.number));
+  // Only what is replayed is counted (counting every stored document is a pass over all their keys).
+  const total = progress ? afters.reduce((n, after, shard) => n + store.countAfter(meta.uuid, shard, after), 0) : 0;
   let done = 0;
   progress?.(meta.name, 0, total);
   for (const shard of index.shards) {
-    const after = loadCommit(store, index, shard.number);
+    const after = afters[shard.number];
     const docs = store.docsAfter(meta.uuid, shard.number, after)[Symbol.iterator]();
     const deletes = store.deletesAfter(meta.uuid, shard.number, after)[Symbol.iterator]();
     let doc = docs.next(), del = deletes.next();
