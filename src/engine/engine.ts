@@ -29,11 +29,10 @@ import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
 
 
-/** Reports start-up progress: documents replayed so far of an index's total. */
-export type LoadProgress = RecoveryProgress;
 
 export interface EngineOptions {
-  progress?: LoadProgress;
+  /** Start-up progress: documents replayed so far of an index's total. */
+  progress?: RecoveryProgress;
   /** Node settings (node-settings.ts); defaults for those not given. */
   settings?: Partial<NodeSettings>;
   /** The wasm instance whose memory holds the sorted runs; a new one from the release build by default. */

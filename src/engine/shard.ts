@@ -119,7 +119,7 @@ export class Shard {
   }
 
   /** Remembers a delete's version for a while, as ES does. */
-  tombstone(id: string, version: number): void {
+  #tombstone(id: string, version: number): void {
     this.#tombstones.set(id, { version, at: Date.now() });
   }
 
@@ -164,14 +164,9 @@ export class Shard {
   /** Applies a planned delete (durable now): the id goes, and its version is remembered a while. */
   applyDelete(id: string, version: number, seq: number): DocLocation | undefined {
     const removed = this.remove(id);
-    this.tombstone(id, version);
+    this.#tombstone(id, version);
     this.#appliedSeq = Math.max(this.#appliedSeq, seq);
     return removed;
-  }
-
-  /** Every write with a seq up to this one is applied. */
-  get appliedSeq(): number {
-    return this.#appliedSeq;
   }
 
   /**

@@ -3,7 +3,7 @@
  * each segment's deletes packed one bit per document.
  */
 import type { ShardCommit } from '../../store/doc-store.ts';
-import { decodeSegment, SEGMENT_FORMAT, SegmentFormatError } from '../segments/format.ts';
+import { decodeSegment, SEGMENT_FORMAT, SegmentFormatError, unknownFormat } from '../segments/format.ts';
 import type { CommitPoint } from '../shard.ts';
 
 export function commitRecord(point: CommitPoint): ShardCommit {
@@ -19,7 +19,7 @@ export function commitRecord(point: CommitPoint): ShardCommit {
  * {@link SegmentFormatError} when a segment is missing or not in a format this node reads.
  */
 export function readCommitPoint(record: ShardCommit, bytesOf: (number: number) => Uint8Array | undefined): CommitPoint {
-  if (record.format !== SEGMENT_FORMAT) throw new SegmentFormatError(`segment format [${record.format}] is not one this node reads (it reads [${SEGMENT_FORMAT}])`);
+  if (record.format !== SEGMENT_FORMAT) throw unknownFormat(record.format);
   const segments = record.segments.map(({ number, deleted: bits }) => {
     const bytes = bytesOf(number);
     if (!bytes) throw new SegmentFormatError(`segment [${number}] of the commit point is missing`);

@@ -63,7 +63,7 @@ export class Flusher {
   /** Flushes every shard that has writes since its last commit (on shutdown). */
   async flushAll(): Promise<void> {
     clearInterval(this.#timer);
-    await Promise.all([...this.indices()].map((index) => this.flush(index, index.shards.filter((s) => s.uncommittedOps > 0 || s.dirty))));
+    await Promise.all([...this.indices()].map((index) => this.flush(index, index.shards, { force: false })));
   }
 
   close(): void {

@@ -28,6 +28,11 @@ const HEADER = 16;
 
 export class SegmentFormatError extends Error {}
 
+/** A segment (or commit point) written in a format this node does not read. */
+export function unknownFormat(format: number): SegmentFormatError {
+  return new SegmentFormatError(`segment format [${format}] is not one this node reads (it reads [${SEGMENT_FORMAT}])`);
+}
+
 interface Descriptor {
   routings: [local: number, routing: string][];
   columns: { field: string; kind: FieldColumn['kind']; max: boolean }[];
@@ -76,7 +81,7 @@ export function decodeSegment(bytes: Uint8Array): Segment {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (data.byteLength < HEADER || data.readUInt32LE(0) !== MAGIC) throw new SegmentFormatError('not a deeppage segment');
   const format = data.readUInt32LE(4);
-  if (format !== SEGMENT_FORMAT) throw new SegmentFormatError(`segment format [${format}] is not one this node reads (it reads [${SEGMENT_FORMAT}])`);
+  if (format !== SEGMENT_FORMAT) throw unknownFormat(format);
   if (crc32(data.subarray(HEADER)) !== data.readUInt32LE(12)) throw new SegmentFormatError('segment checksum mismatch');
   const count = data.readUInt32LE(8);
   let at = HEADER;
