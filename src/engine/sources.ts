@@ -67,7 +67,7 @@ export class Sources {
     for (let i = 0; i < n; i++) {
       if (out[i] !== undefined) continue;
       const seq = seqs[i];
-      out[i] = committing?.get(seq)?.doc.source ?? this.store.sourceBytes(uuid, shard, seq) ?? retired?.get(seq)?.doc.source;
+      out[i] = committing?.get(seq)?.doc.source ?? this.store.sourceText(uuid, shard, seq) ?? retired?.get(seq)?.doc.source;
     }
     return out;
   }

@@ -36,8 +36,6 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   const app = new Hono<AppEnv>();
 
   app.use((c, next) => {
-    // The official client rejects any 2xx response without this header.
-    c.header('X-Elastic-Product', 'Elasticsearch');
     // A declared length over the limit is refused before anything is read; request-body.ts counts
     // the bytes of a chunked body as it reads them. (Read from Node's request: asking the web
     // Request for its body would build a full undici Request for every call, GETs included.)
@@ -73,9 +71,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   app.onError((error, c) => {
     const es = toEsError(error);
     if (es.status >= 500) console.error(error);
-    const res = sendError(c, es);
-    res.headers.set('X-Elastic-Product', 'Elasticsearch');
-    return res;
+    return sendError(c, es);
   });
   return app;
 }

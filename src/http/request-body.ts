@@ -31,6 +31,9 @@ async function bodyText(c: Context): Promise<string> {
     if (Buffer.byteLength(text) > limit) throw bodyTooLarge(limit);
     return text;
   }
+  // No length and no chunked encoding: the request has no body (RFC 9112 §6.3), so no stream is read.
+  const { headers } = incoming;
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return '';
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {

@@ -1,9 +1,9 @@
 /**
  * Writing responses: JSON with ES's content type, pretty-printed when `?pretty` is given (as ES does),
- * and the error shape for every failure.
+ * and the error shape for every failure. Every answer the app gives is made here, with the header
+ * the official client checks on each 2xx.
  */
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { EsError } from '../engine/errors.ts';
 import { RawJson } from '../engine/raw-json.ts';
 import type { SearchResponse } from '../engine/search/search.ts';
@@ -21,7 +21,7 @@ export function send(c: Context, status: number, body: unknown): Response {
 /** A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty` reshape it. */
 export function sendSearch(c: Context, body: SearchResponse): Response {
   if (c.req.query('filter_path') !== undefined || c.req.query('pretty') !== undefined) return send(c, 200, body);
-  return c.body(searchResponseBody(body), 200, { 'Content-Type': RESPONSE_CONTENT_TYPE });
+  return respond(200, searchResponseBody(body));
 }
 
 /** Errors are never filtered (ES turns `filter_path` off for them). */
@@ -32,7 +32,21 @@ export function sendError(c: Context, error: EsError): Response {
 function write(c: Context, status: number, body: unknown): Response {
   const pretty = c.req.query('pretty') !== undefined;
   const text = pretty ? `${JSON.stringify(body, null, 2)}\n` : splicedJson(body);
-  return c.body(text, status as ContentfulStatusCode, { 'Content-Type': RESPONSE_CONTENT_TYPE });
+  return respond(status, text);
+}
+
+/**
+ * Headers as a plain object, shared by every answer (@hono/node-server writes such a response's
+ * headers as they are; a `Headers` instance would be built, then converted, per request).
+ */
+const HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': RESPONSE_CONTENT_TYPE,
+  // The official client rejects any 2xx response without it.
+  'x-elastic-product': 'Elasticsearch',
+});
+
+function respond(status: number, body: string | Uint8Array<ArrayBuffer>): Response {
+  return new Response(body, { status, headers: HEADERS });
 }
 
 /**

@@ -1,22 +1,23 @@
 /**
- * A search response as bytes, its hits written one by one so that each stored `_source` goes in as
- * the UTF-8 bytes it was stored as: never decoded, parsed or serialized again. Everything else is
- * written by `JSON.stringify`, so the body is what serializing the response would give.
+ * A search response's body, its hits written one by one so that each stored `_source` goes in as
+ * it was stored (UTF-8 bytes, or their text): never parsed or serialized again. Everything else is
+ * written by `JSON.stringify`, so the body is what serializing the response would give. Text when
+ * every source came as text, bytes otherwise.
  */
 import { RawJson } from '../engine/raw-json.ts';
 import type { Hit, SearchResponse } from '../engine/search/search.ts';
 
-export function searchResponseBody(body: SearchResponse): Uint8Array<ArrayBuffer> {
+export function searchResponseBody(body: SearchResponse): string | Uint8Array<ArrayBuffer> {
   const { hits } = body;
   // The hits array comes last (`hits` is the response's last field, and `hits.hits` its own).
   const shell = JSON.stringify({ ...body, hits: { ...hits, hits: [] } });
-  if (!shell.endsWith(EMPTY_HITS)) return new TextEncoder().encode(JSON.stringify(body));
+  if (!shell.endsWith(EMPTY_HITS)) return JSON.stringify(body);
   const pieces = new Pieces(`${shell.slice(0, -EMPTY_HITS.length)}"hits":[`);
   // The JSON of each index name, written once.
   const names = new Map<string, string>();
   for (let i = 0; i < hits.hits.length; i++) writeHit(pieces, hits.hits[i], i > 0, names);
   pieces.text(']}}');
-  return pieces.bytes();
+  return pieces.joined();
 }
 
 const EMPTY_HITS = '"hits":[]}}';
@@ -43,7 +44,7 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
   pieces.text(`${text}}`);
 }
 
-/** Text and byte pieces, adjacent texts joined, copied once into one buffer. */
+/** Text and byte pieces, adjacent texts joined: one text if no bytes came, else copied once into one buffer. */
 class Pieces {
   readonly #pieces: (string | Uint8Array)[] = [];
   #pending: string;
@@ -62,7 +63,8 @@ class Pieces {
     this.#pending = '';
   }
 
-  bytes(): Uint8Array<ArrayBuffer> {
+  joined(): string | Uint8Array<ArrayBuffer> {
+    if (this.#pieces.length === 0) return this.#pending;
     this.#pieces.push(this.#pending);
     // Room for the worst case (three UTF-8 bytes per UTF-16 unit), so no text is measured first.
     let room = 0;

@@ -45,6 +45,18 @@ export interface SortPlan {
  *   unsortable field); such targets must be left out of the search.
  */
 export function planSort(clauses: readonly SortClause[], targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): SortPlan {
+  // A search of one index keeps its plan with the snapshot: the same sort is planned once per
+  // refresh. Only a plan that failed nothing is kept (a field mapped later must stop failing).
+  if (targets.length !== 1 || failures[0] !== undefined) return plan(clauses, targets, failures);
+  const key = `sort:${JSON.stringify(clauses)}`;
+  const kept = targets[0].cache.get(key) as SortPlan | undefined;
+  if (kept) return kept;
+  const planned = plan(clauses, targets, failures);
+  if (failures[0] === undefined) targets[0].cache.set(key, planned);
+  return planned;
+}
+
+function plan(clauses: readonly SortClause[], targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): SortPlan {
   const ordinals: OrdinalsMemo = new Map();
   let shardIndex: ((t: number, shard: number) => number) | undefined;
   const planned = clauses.map((clause) => {
