@@ -21,6 +21,7 @@ import { reindexRoutes } from './routes/reindex.ts';
 import { searchRoutes } from './routes/search.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { tasksRoutes } from './routes/tasks.ts';
+import { pathOf } from './request-uri.ts';
 
 export interface AppOptions {
   engine: Engine;
@@ -59,7 +60,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
 
   const routes = app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, pattern: routePattern(r.path) }));
   app.notFound((c) => {
-    const path = new URL(c.req.url).pathname;
+    const path = pathOf(c);
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
       if (allowed.includes('GET')) allowed.push('HEAD');

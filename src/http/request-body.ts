@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import { EsError } from '../engine/errors.ts';
 import { parseJsonBody, parseNdjson, type NdjsonLine } from './body.ts';
 import { bodyKind, unsupportedMediaType } from './media-type.ts';
+import { queryOf } from './request-uri.ts';
 
 /** The context variable holding the body limit in bytes (set by the app). */
 export const BODY_LIMIT = 'bodyLimit' as const;
@@ -67,7 +68,7 @@ export async function ndjsonBody(c: Context): Promise<NdjsonLine[]> {
 
 /** Bodies may also come in the `source` parameter (with `source_content_type`), as ES allows for GETs. */
 export async function jsonBodyOrSource(c: Context): Promise<unknown> {
-  const source = c.req.query('source');
+  const source = queryOf(c).source;
   if (source !== undefined) return parseJsonBody(source);
   return jsonBody(c);
 }

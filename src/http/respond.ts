@@ -11,16 +11,17 @@ import { errorBody } from './error-response.ts';
 import { filterPath } from './filter-path.ts';
 import { RESPONSE_CONTENT_TYPE } from './media-type.ts';
 import { searchResponseBody } from './search-response.ts';
+import { queryOf } from './request-uri.ts';
 
 /** A successful response, trimmed by `filter_path` if given. */
 export function send(c: Context, status: number, body: unknown): Response {
-  const filter = c.req.query('filter_path');
+  const filter = queryOf(c).filter_path;
   return write(c, status, filter === undefined ? body : filterPath(body, filter));
 }
 
 /** A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty` reshape it. */
 export function sendSearch(c: Context, body: SearchResponse): Response {
-  if (c.req.query('filter_path') !== undefined || c.req.query('pretty') !== undefined) return send(c, 200, body);
+  if (queryOf(c).filter_path !== undefined || queryOf(c).pretty !== undefined) return send(c, 200, body);
   return respond(200, searchResponseBody(body));
 }
 
@@ -30,7 +31,7 @@ export function sendError(c: Context, error: EsError): Response {
 }
 
 function write(c: Context, status: number, body: unknown): Response {
-  const pretty = c.req.query('pretty') !== undefined;
+  const pretty = queryOf(c).pretty !== undefined;
   const text = pretty ? `${JSON.stringify(body, null, 2)}\n` : splicedJson(body);
   return respond(status, text);
 }

@@ -12,6 +12,7 @@ import { ndjsonBody } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { notSupported, tokenName } from '../request-values.ts';
 import { refreshPolicy } from '../write-params.ts';
+import { queryOf } from '../request-uri.ts';
 
 const ACTIONS = ['create', 'delete', 'index', 'update'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -21,8 +22,8 @@ export function bulkRoutes(engine: Engine): Hono {
   const bulk = async (c: Context) => {
     const started = performance.now();
     const lines = await ndjsonBody(c);
-    const ops = parseBulk(lines, c.req.param('index'), c.req.query('routing'));
-    const items = await engine.write(ops, refreshPolicy(c.req.query('refresh')));
+    const ops = parseBulk(lines, c.req.param('index'), queryOf(c).routing);
+    const items = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
     return send(c, 200, {
       errors: items.some((item) => item instanceof EsError),
       took: Math.round(performance.now() - started),

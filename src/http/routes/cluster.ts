@@ -7,9 +7,11 @@ import { ES_VERSION, VERSION } from '../version.ts';
 
 export function clusterRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
+  // Asked of the OS once: every client's first request is this one.
+  const name = hostname();
   app.get('/', (c) =>
     send(c, 200, {
-      name: hostname(),
+      name,
       cluster_name: clusterName,
       cluster_uuid: 'deeppage',
       version: {

@@ -13,6 +13,7 @@ import { jsonBody } from '../request-body.ts';
 import { booleanParam, commaList, tokenName } from '../request-values.ts';
 import { send, sendSearch } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { queryOf, pathOf } from '../request-uri.ts';
 
 /** `preference` picks among copies of a shard; one node has one copy, so it changes nothing here. */
 const OPEN_PIT_PARAMS = new Set([...RESPONSE_PARAMS, 'keep_alive', 'routing', 'preference']);
@@ -23,8 +24,8 @@ export function cursorRoutes(engine: Engine): Hono {
   const app = new Hono();
 
   const openPit = async (c: Context) => {
-    const query = c.req.query();
-    checkParamNames(query, new URL(c.req.url).pathname, OPEN_PIT_PARAMS);
+    const query = queryOf(c);
+    checkParamNames(query, pathOf(c), OPEN_PIT_PARAMS);
     const index = c.req.param('index');
     const problems: string[] = [];
     if (index === undefined) problems.push('[index] is not specified');
@@ -33,7 +34,7 @@ export function cursorRoutes(engine: Engine): Hono {
     const body = await jsonBody(c);
     if (isObject(body) && Object.keys(body).length > 0) {
       const [key] = Object.keys(body);
-      throw illegalArgument(key === 'index_filter' ? '[index_filter] is not supported by deeppage yet' : `request [${new URL(c.req.url).pathname}] does not support [${key}]`);
+      throw illegalArgument(key === 'index_filter' ? '[index_filter] is not supported by deeppage yet' : `request [${pathOf(c)}] does not support [${key}]`);
     }
     return send(c, 200, engine.openPointInTime(index!, timeValueMs('keep_alive', query.keep_alive), query.routing));
   };
@@ -41,7 +42,7 @@ export function cursorRoutes(engine: Engine): Hono {
   app.post('/:index/_pit', openPit);
 
   app.delete('/_pit', async (c) => {
-    checkParamNames(c.req.query(), new URL(c.req.url).pathname, new Set(RESPONSE_PARAMS));
+    checkParamNames(queryOf(c), pathOf(c), new Set(RESPONSE_PARAMS));
     const body = await jsonBody(c);
     const id = isObject(body) ? body.id : undefined;
     if (typeof id !== 'string' || id === '') throw validationFailed(['id is empty']);
@@ -49,8 +50,8 @@ export function cursorRoutes(engine: Engine): Hono {
   });
 
   const scroll = async (c: Context) => {
-    const query = c.req.query();
-    checkParamNames(query, new URL(c.req.url).pathname, SCROLL_PARAMS);
+    const query = queryOf(c);
+    checkParamNames(query, pathOf(c), SCROLL_PARAMS);
     const body = scrollBody(await jsonBody(c), 'scroll');
     const id = c.req.param('scroll_id') ?? query.scroll_id ?? body.scroll_id;
     if (id === undefined) throw validationFailed(['scrollId is missing']);
@@ -63,8 +64,8 @@ export function cursorRoutes(engine: Engine): Hono {
   app.on(['GET', 'POST'], '/_search/scroll/:scroll_id', scroll);
 
   const clearScroll = async (c: Context) => {
-    const query = c.req.query();
-    checkParamNames(query, new URL(c.req.url).pathname, CLEAR_PARAMS);
+    const query = queryOf(c);
+    checkParamNames(query, pathOf(c), CLEAR_PARAMS);
     const body = scrollBody(await jsonBody(c), 'scroll_id');
     const given = c.req.param('scroll_id') ?? query.scroll_id;
     const ids = given !== undefined ? commaList(given) : body.ids;

@@ -9,12 +9,13 @@ import { sourceFromParams } from '../search-source.ts';
 import { jsonBodyAndText } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { opType, refreshPolicy } from '../write-params.ts';
+import { queryOf } from '../request-uri.ts';
 
 export function documentRoutes(engine: Engine): Hono {
   const app = new Hono();
 
   const write = async (c: Context, op: WriteOp) => {
-    const [item] = await engine.write([op], refreshPolicy(c.req.query('refresh')));
+    const [item] = await engine.write([op], refreshPolicy(queryOf(c).refresh));
     if (item instanceof EsError) throw item;
     const { status, ...body } = item as WriteItem;
     return send(c, status, body);
@@ -26,17 +27,17 @@ export function documentRoutes(engine: Engine): Hono {
     return { source: value, text };
   };
   const indexDoc = async (c: Context, id: string | undefined, action: 'index' | 'create') =>
-    write(c, { action, index: c.req.param('index')!, id, ...(await source(c)), routing: c.req.query('routing') });
+    write(c, { action, index: c.req.param('index')!, id, ...(await source(c)), routing: queryOf(c).routing });
 
   app.post('/:index/_doc', (c) => indexDoc(c, undefined, 'create'));
-  app.on(['PUT', 'POST'], '/:index/_doc/:id', (c) => indexDoc(c, c.req.param('id'), opType(c.req.query('op_type'))));
+  app.on(['PUT', 'POST'], '/:index/_doc/:id', (c) => indexDoc(c, c.req.param('id'), opType(queryOf(c).op_type)));
   app.on(['PUT', 'POST'], '/:index/_create/:id', (c) => indexDoc(c, c.req.param('id'), 'create'));
 
   app.get('/:index/_doc/:id', (c) => {
     const name = c.req.param('index'), id = c.req.param('id');
-    const found = engine.get(name, id, c.req.query('routing'));
+    const found = engine.get(name, id, queryOf(c).routing);
     if (!found) return send(c, 404, { _index: engine.resolveOne(name).name, _id: id, found: false });
-    const source = sourceFromParams(c.req.query()) ?? { includes: [], excludes: [] };
+    const source = sourceFromParams(queryOf(c)) ?? { includes: [], excludes: [] };
     const { doc } = found;
     const head = {
       _index: found.index.name,
@@ -55,7 +56,7 @@ export function documentRoutes(engine: Engine): Hono {
 
   app.delete('/:index/_doc/:id', (c) => {
     engine.resolveOne(c.req.param('index'));
-    return write(c, { action: 'delete', index: c.req.param('index'), id: c.req.param('id'), routing: c.req.query('routing') });
+    return write(c, { action: 'delete', index: c.req.param('index'), id: c.req.param('id'), routing: queryOf(c).routing });
   });
   return app;
 }

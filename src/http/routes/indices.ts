@@ -8,6 +8,7 @@ import { booleanParam } from '../request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 import { VERSION } from '../version.ts';
+import { queryOf, pathOf } from '../request-uri.ts';
 
 /** `ignore_unavailable`, `allow_no_indices` and `expand_wildcards` are taken without effect, as in searches (README). */
 const FLUSH_PARAMS = new Set([...RESPONSE_PARAMS, 'force', 'wait_if_ongoing', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards']);
@@ -25,8 +26,8 @@ export function indexRoutes(engine: Engine): Hono {
   app.on(['GET', 'POST'], '/:index/_refresh', (c) => send(c, 200, broadcast(engine.refresh(c.req.param('index')))));
   /** `force` (ES's default false): flush shards without writes since their last commit point too; `wait_if_ongoing` (default true): else skip shards being flushed. */
   const flush = async (c: Context, expression?: string) => {
-    const query = c.req.query();
-    checkParamNames(query, new URL(c.req.url).pathname, FLUSH_PARAMS);
+    const query = queryOf(c);
+    checkParamNames(query, pathOf(c), FLUSH_PARAMS);
     const force = query.force !== undefined && booleanParam(query.force);
     const waitIfOngoing = query.wait_if_ongoing === undefined || booleanParam(query.wait_if_ongoing);
     return send(c, 200, broadcast(await engine.flush(expression, { force, waitIfOngoing })));

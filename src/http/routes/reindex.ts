@@ -11,6 +11,7 @@ import { jsonBody } from '../request-body.ts';
 import { booleanParam } from '../request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames } from '../search-params.ts';
+import { queryOf } from '../request-uri.ts';
 
 /**
  * `timeout`, `wait_for_active_shards` and `require_alias` concern copies, shards becoming ready and
@@ -23,7 +24,7 @@ export const REINDEX_ACTION = 'indices:data/write/reindex';
 export function reindexRoutes(engine: Engine): Hono {
   const app = new Hono();
   app.post('/_reindex', async (c) => {
-    const query = c.req.query();
+    const query = queryOf(c);
     checkParamNames(query, '/_reindex', PARAMS);
     const request = parseReindexRequest(query, await jsonBody(c));
     checkReindex(engine, request);

@@ -6,6 +6,7 @@ import { isObject } from '../../engine/patterns.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { send, sendSearch } from '../respond.ts';
 import { checkParamNames, parseSearchRequest } from '../search-params.ts';
+import { queryOf, pathOf } from '../request-uri.ts';
 
 /** URI parameters `_count` accepts besides the body's `query`. */
 const COUNT_PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'routing', 'preference', 'source', 'source_content_type']);
@@ -15,15 +16,15 @@ export function searchRoutes(engine: Engine): Hono {
 
   const search = async (c: Context) => {
     const index = c.req.param('index');
-    const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), new URL(c.req.url).pathname, index !== undefined);
-    return sendSearch(c, engine.search(index, request, c.req.query('routing')));
+    const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), pathOf(c), index !== undefined);
+    return sendSearch(c, engine.search(index, request, queryOf(c).routing));
   };
   app.on(['GET', 'POST'], '/_search', search);
   app.on(['GET', 'POST'], '/:index/_search', search);
 
   const count = async (c: Context) => {
     const body = await jsonBodyOrSource(c);
-    checkParamNames(c.req.query(), new URL(c.req.url).pathname, COUNT_PARAMS);
+    checkParamNames(queryOf(c), pathOf(c), COUNT_PARAMS);
     if (isObject(body)) {
       const extra = Object.keys(body).find((k) => k !== 'query');
       if (extra) throw parsingError(`request does not support [${extra}]`);
@@ -39,6 +40,6 @@ export function searchRoutes(engine: Engine): Hono {
 
 /** The query string minus the parameters that carry the body itself. */
 function searchParams(c: Context): Record<string, string> {
-  const { source: _source, source_content_type: _type, ...rest } = c.req.query();
+  const { source: _source, source_content_type: _type, ...rest } = queryOf(c);
   return rest;
 }

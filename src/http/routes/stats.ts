@@ -10,6 +10,7 @@ import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import { send } from '../respond.ts';
 import { checkParamNames } from '../search-params.ts';
+import { queryOf, pathOf } from '../request-uri.ts';
 
 const PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path']);
 
@@ -18,10 +19,10 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
 
   /** With `?human`, ES adds a readable size beside every `*_in_bytes` field. */
-  const runs = (c: Context, stats: Record<string, number>) => (c.req.query('human') !== undefined && c.req.query('human') !== 'false' ? withHumanSizes(stats) : stats);
+  const runs = (c: Context, stats: Record<string, number>) => (queryOf(c).human !== undefined && queryOf(c).human !== 'false' ? withHumanSizes(stats) : stats);
 
   const nodeStats = (c: Context) => {
-    checkParamNames(c.req.query(), new URL(c.req.url).pathname, PARAMS);
+    checkParamNames(queryOf(c), pathOf(c), PARAMS);
     const selector = c.req.param('node') ?? '_all';
     if (!['_all', '_local', NODE_ID, hostname()].includes(selector)) {
       return send(c, 200, { _nodes: { total: 0, successful: 0, failed: 0 }, cluster_name: clusterName, nodes: {} });
@@ -48,7 +49,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
   app.get('/_nodes/:node/stats', nodeStats);
 
   const indexStats = (c: Context) => {
-    checkParamNames(c.req.query(), new URL(c.req.url).pathname, PARAMS);
+    checkParamNames(queryOf(c), pathOf(c), PARAMS);
     const expression = c.req.param('index');
     const indices = engine.resolve(expression);
     const section = (list: SearchIndex[]) => {

@@ -18,6 +18,7 @@ import { errorBody, toEsError, type ErrorCause } from '../error-response.ts';
 import { booleanParam, commaList } from '../request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { queryOf, pathOf } from '../request-uri.ts';
 
 const LIST_PARAMS = new Set([...RESPONSE_PARAMS, 'actions', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'wait_for_completion', 'timeout']);
 const GET_PARAMS = new Set([...RESPONSE_PARAMS, 'wait_for_completion', 'timeout']);
@@ -31,7 +32,7 @@ export function tasksRoutes(tasks: TaskManager): Hono {
   const node = { id: tasks.nodeId, ...describeNode() };
 
   app.get('/_tasks', async (c) => {
-    const query = c.req.query();
+    const query = queryOf(c);
     const filter = filterParams(query);
     const detailed = flag(query.detailed);
     const wait = flag(query.wait_for_completion);
@@ -54,7 +55,7 @@ export function tasksRoutes(tasks: TaskManager): Hono {
   });
 
   app.get('/_tasks/:task_id', async (c) => {
-    const query = c.req.query();
+    const query = queryOf(c);
     const taskId = c.req.param('task_id');
     parseTaskId(taskId); // a malformed id is refused first, as ES builds its TaskId before reading the rest
     const wait = flag(query.wait_for_completion);
@@ -65,7 +66,7 @@ export function tasksRoutes(tasks: TaskManager): Hono {
   });
 
   const cancel = async (c: Context) => {
-    const query = c.req.query();
+    const query = queryOf(c);
     const nodes = commaList(query.nodes ?? '');
     const text = c.req.param('task_id');
     const target = text === undefined ? undefined : parseTaskId(text);
@@ -104,9 +105,7 @@ function filterParams(query: Params): TaskFilter {
 
 const flag = (value: string | undefined) => value !== undefined && booleanParam(value);
 
-const human = (c: Context) => flag(c.req.query('human'));
-
-const pathOf = (c: Context) => new URL(c.req.url).pathname;
+const human = (c: Context) => flag(queryOf(c).human);
 
 function timeoutParam(value: string | undefined): number {
   return value === undefined ? DEFAULT_WAIT_MS : timeValueMs('timeout', value);
