@@ -14,7 +14,7 @@ import { SearchIndex, type IndexSnapshot } from './search-index.ts';
 import { WriteBatches, type CommittingBatch, type WriteItem, type WriteOp } from './writes/write-batches.ts';
 
 export type { WriteItem, WriteOp } from './writes/write-batches.ts';
-import type { SearchRequest } from './search/request.ts';
+import { searchRequest, type Query, type SearchRequest } from './search/request.ts';
 import { RunCache, type RunCacheStats } from './search/runs/run-cache.ts';
 import { search, type SearchResponse } from './search/search.ts';
 import { Sources } from './sources.ts';
@@ -241,16 +241,12 @@ export class Engine {
 
   readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seqs) => this.sources.sourcesOf(target.index.uuid, shard, seqs), this.runs);
 
-  count(expression: string | undefined): { count: number; shards: number } {
-    const targets: IndexSnapshot[] = this.resolve(expression).map((index) => index.snapshot());
-    let count = 0, shards = 0;
-    for (const target of targets) {
-      for (const shard of target.shards) {
-        count += shard.liveCount;
-        shards++;
-      }
-    }
-    return { count, shards };
+  /** `_count`: the search's total, counted exactly, over the shards the routing picks. */
+  count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string): { count: number; shards: number } {
+    const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
+    const { hits, _shards } = this.#run(targets, searchRequest({ query, size: 0, trackTotalHits: true }));
+    const total = hits.total;
+    return { count: typeof total === 'number' ? total : (total?.value ?? 0), shards: _shards.total };
   }
 
   refresh(expression?: string): SearchIndex[] {

@@ -25,6 +25,9 @@ export class EsError extends Error {
    */
   rootCauses(): EsError[] {
     if (this.type === 'search_phase_execution_exception' && this.causedBy) return this.causedBy.rootCauses();
+    // A query's parse error inside a clause (`[bool] failed to parse field [must]`) wraps the
+    // query's own error, which ES reports as the root cause; a JSON syntax error stays detail.
+    if (this.type === 'x_content_parse_exception' && this.causedBy && this.causedBy.type !== 'json_parse_exception') return this.causedBy.rootCauses();
     return [this];
   }
 }

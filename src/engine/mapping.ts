@@ -29,6 +29,13 @@ export function sortFamily(type: FieldType): SortFamily {
   return 'number';
 }
 
+/** How a segment keeps a field: a sort column (numbers, keywords) or an inverted index (text). */
+export type IndexFamily = 'number' | 'keyword' | 'text';
+
+export function indexFamily(type: FieldType): IndexFamily {
+  return type === 'text' ? 'text' : sortFamily(type) === 'keyword' ? 'keyword' : 'number';
+}
+
 const INTEGER_RANGES: Partial<Record<FieldType, [number, number]>> = {
   long: [-(2 ** 63), 2 ** 63 - 1],
   integer: [-(2 ** 31), 2 ** 31 - 1],
@@ -214,14 +221,14 @@ function parseField(path: string, spec: Record<string, unknown>): FieldMapping {
 }
 
 /**
- * A value as the field indexes it: a number (numbers, dates as epoch millis, booleans as 1/0) or a
- * keyword term. `null` means "not indexed" (text, or a keyword over ignore_above); `undefined`
- * means the value does not fit the type.
+ * A value as the field indexes it: a number (numbers, dates as epoch millis, booleans as 1/0), a
+ * keyword term, or text to analyze (strings, numbers and booleans as their text). `null` means "not
+ * indexed" (a keyword over ignore_above); `undefined` means the value does not fit the type.
  */
 export function parseValue(field: FieldMapping, value: unknown): number | string | null | undefined {
   switch (field.type) {
     case 'text':
-      return typeof value === 'object' ? undefined : null;
+      return typeof value === 'object' ? undefined : String(value);
     case 'keyword': {
       if (typeof value === 'object') return undefined;
       const term = String(value);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from './errors.ts';
-import { Mappings, sortFamily, type DocValues, type FieldMapping } from './mapping.ts';
+import { indexFamily, Mappings, sortFamily, type DocValues, type FieldMapping } from './mapping.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
 import type { SortClause } from './search/request.ts';
@@ -79,7 +79,7 @@ export class SearchIndex {
   ) {
     const familyOf = (field: string) => {
       const mapping = this.mappings.get(field);
-      return mapping ? sortFamily(mapping.type) : 'none';
+      return mapping ? indexFamily(mapping.type) : undefined;
     };
     this.shards = Array.from({ length: settings.numberOfShards }, (_, n) => new Shard(n, familyOf, (dropped) => runs.drop(dropped)));
     this.#snapshot = this.#takeSnapshot();

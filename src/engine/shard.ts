@@ -4,7 +4,7 @@
  * searches see them after the next refresh, which seals the buffer into a segment, applies the
  * pending deletes to fresh bitsets and publishes a new {@link ShardSnapshot}.
  */
-import type { DocValues } from './mapping.ts';
+import type { DocValues, IndexFamily } from './mapping.ts';
 import { idHash, MAX_TEXT } from './segments/ids.ts';
 import { Segment, type SegmentDoc } from './segments/segment.ts';
 
@@ -85,7 +85,7 @@ export class Shard {
 
   constructor(
     readonly number: number,
-    private readonly familyOf: (field: string) => 'number' | 'keyword' | 'none',
+    private readonly familyOf: (field: string) => IndexFamily | undefined,
     /** Told of segments that leave the shard for good (merged away, or all deleted), so what is kept for them can go. */
     private readonly onDrop: (segments: Segment[]) => void = () => {},
   ) {

@@ -12,7 +12,7 @@ import { parseRemoteInfo, queryJson, type RemoteInfo } from '../engine/reindex/r
 import { DEFAULT_BATCH, DEFAULT_KEEP_ALIVE_MS, type ReindexRequest } from '../engine/reindex/reindex-request.ts';
 import { timeValueMs } from '../engine/time-value.ts';
 import { bodyInt, booleanParam, intParam, notSupported, tokenName } from './request-values.ts';
-import { parseQuery } from './search-query.ts';
+import { parseQueryDsl } from './query-dsl.ts';
 import { sourceFromBody } from './search-source.ts';
 
 type Params = Record<string, string | undefined>;
@@ -113,8 +113,8 @@ function parseSource(value: unknown, problems: string[]): ReindexRequest['source
   }
   // A remote gets the query as given (ES sends it unvalidated); here it must be one deeppage runs.
   if (remote) queryJson(rawQuery);
-  else if (rawQuery !== undefined) parseQuery(rawQuery);
-  return { indices, size, filter, ...(remote && { remote, rawQuery, rawSource }) };
+  const query = !remote && rawQuery !== undefined ? parseQueryDsl(rawQuery) : undefined;
+  return { indices, size, filter, ...(query && { query }), ...(remote && { remote, rawQuery, rawSource }) };
 }
 
 function parseDest(value: unknown): ReindexRequest['dest'] | undefined {

@@ -14,7 +14,8 @@ import { timeValueMs } from '../engine/time-value.ts';
 import { isObject } from '../engine/patterns.ts';
 import { searchRequest, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
 import { booleanParam, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
-import { parseQuery } from './search-query.ts';
+import { parseQueryDsl } from './query-dsl.ts';
+import { parseQueryString } from './query-string.ts';
 import { sortFromBody, sortFromParam } from './search-sort.ts';
 import { sourceFromBody, sourceFromParams } from './search-source.ts';
 
@@ -41,8 +42,11 @@ const UNSUPPORTED_KEYS = new Set([
   'script_fields', 'fields', 'knn', 'runtime_mappings', 'indices_boost', 'terminate_after', 'slice', 'stats', 'ext', 'retriever', 'rank',
 ]);
 
+/** What shapes a URI `q=`: given without `q`, ES refuses them. */
+const QUERY_STRING_PARAMS = ['df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
+
 /** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
-const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll'];
+const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll', 'q', ...QUERY_STRING_PARAMS];
 const PAGING: readonly Paging[] = ['sorted_runs', 'top_k'];
 
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
@@ -58,7 +62,7 @@ const IGNORED_PARAMS = [
   'pre_filter_shard_size', 'track_scores', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields',
 ];
 
-const UNSUPPORTED_PARAMS = new Set(['q', 'terminate_after']);
+const UNSUPPORTED_PARAMS = new Set(['terminate_after']);
 
 const KNOWN_PARAMS = new Set([...READ_PARAMS, ...RESPONSE_PARAMS, ...IGNORED_PARAMS, ...UNSUPPORTED_PARAMS]);
 
@@ -71,6 +75,11 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (body !== undefined) readBody(body, given);
   readParams(query, given);
   checkParamNames(query, path);
+  if (query.q !== undefined) given.query = queryStringParam(query);
+  else {
+    const stray = QUERY_STRING_PARAMS.filter((name) => query[name] !== undefined);
+    if (stray.length > 0) throw illegalArgument(`request [${path}] contains parameters [${stray.join(', ')}] but missing query string parameter 'q'.`);
+  }
 
   const restTotalHitsAsInt = query.rest_total_hits_as_int !== undefined && booleanParam(query.rest_total_hits_as_int);
   // A bound on the count would make an int total a lie, so ES forbids it and counts exactly by default.
@@ -131,7 +140,7 @@ function readBody(body: unknown, given: Given): void {
         given.source = sourceFromBody(value);
         break;
       case 'query':
-        given.query = parseQuery(value);
+        given.query = parseQueryDsl(value);
         break;
       case 'track_total_hits':
         given.trackTotalHits = typeof value === 'boolean' ? value : trackTotalHits(value, () => bodyInt(key, value));
@@ -156,6 +165,19 @@ function readParams(query: Params, given: Given): void {
   if (sort !== undefined) given.sort = [...given.sort, ...sortFromParam(sort)];
   given.source = sourceFromParams(query) ?? given.source;
   if (track !== undefined) given.trackTotalHits = trackTotalHits(track, () => intParam('track_total_hits', track));
+}
+
+/** `q` with `df`, `default_operator` and `lenient`; the analyzer is always `standard`. */
+function queryStringParam(query: Params): Query {
+  const operator = (query.default_operator ?? 'OR').toUpperCase();
+  if (operator !== 'AND' && operator !== 'OR') throw illegalArgument(`operator needs to be either [AND, OR], but not [${query.default_operator}]`);
+  if (query.analyzer !== undefined && query.analyzer !== 'standard') throw notSupported(`[analyzer] other than [standard]`);
+  if (query.analyze_wildcard !== undefined && booleanParam(query.analyze_wildcard)) throw notSupported('[analyze_wildcard=true]');
+  return parseQueryString(query.q!, {
+    defaultOperator: operator === 'AND' ? 'and' : 'or',
+    ...(query.df !== undefined && { defaultFields: [query.df] }),
+    ...(query.lenient !== undefined && { lenient: booleanParam(query.lenient) }),
+  });
 }
 
 /** Refuses parameters the endpoint does not know (or deeppage does not support yet), in ES's words. */

@@ -610,7 +610,7 @@ describe('points in time, search_after, scroll and reindex through the official 
       expect((await client.get({ index: 'partial', id: '5' }))._source).toEqual({ taken: true });
     });
 
-    it('filters _source by includes and excludes; a query deeppage cannot run is refused, not ignored', async () => {
+    it('filters _source by includes and excludes, and copies what source.query selects', async () => {
       await client.reindex({ source: { index: 'items', _source: ['rank', 'group'] }, dest: { index: 'narrow' }, refresh: true });
       const narrow = await everything(client, 'narrow');
       expect(narrow.size).toBe(DOCS);
@@ -624,10 +624,16 @@ describe('points in time, search_after, scroll and reindex through the official 
         expect(source).toEqual(rest);
       }
 
-      // deeppage runs match_all only: any other query is a 400, and nothing is copied.
-      const term = await failure(() => client.reindex({ source: { index: 'items', query: { term: { rank: 3 } } }, dest: { index: 'rank3' } }));
-      expectEsError(term, 400, 'parsing_exception', undefined, 'unknown query [term]');
-      expect(await client.indices.exists({ index: 'rank3' })).toBe(false);
+      const copied = await client.reindex({ source: { index: 'items', query: { term: { rank: 3 } }, size: 7 }, dest: { index: 'rank3' }, refresh: true });
+      const rank3 = await everything(client, 'rank3');
+      const wanted = Array.from({ length: DOCS }, (_, i) => i).filter((i) => doc(i).rank === 3);
+      expect(copied.total).toBe(wanted.length);
+      expect([...rank3.keys()].map(Number).sort((a, b) => a - b)).toEqual(wanted);
+
+      // A query deeppage does not know is a 400, and nothing is copied.
+      const bad = await failure(() => client.reindex({ source: { index: 'items', query: { no_such_query: {} } as never }, dest: { index: 'nothing' } }));
+      expectEsError(bad, 400, 'parsing_exception', undefined, 'unknown query [no_such_query]');
+      expect(await client.indices.exists({ index: 'nothing' })).toBe(false);
     });
 
     it('validates the request as ES does', async () => {

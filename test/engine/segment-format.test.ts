@@ -8,12 +8,12 @@ import { open } from 'lmdb';
 import { describe, expect, it, vi } from 'vitest';
 import { Engine } from '../../src/engine/engine.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
-import { decodeSegment, encodeSegment, SegmentFormatError } from '../../src/engine/segments/format.ts';
+import { decodeSegment, encodeSegment, SEGMENT_FORMAT, SegmentFormatError } from '../../src/engine/segments/format.ts';
 import { Segment, type SegmentDoc } from '../../src/engine/segments/segment.ts';
 import { DocStore } from '../../src/store/doc-store.ts';
 import { tempDir } from './helpers.ts';
 
-const FAMILIES: Record<string, 'number' | 'keyword'> = { n: 'number', m: 'number', k: 'keyword', t: 'keyword' };
+const FAMILIES: Record<string, 'number' | 'keyword' | 'text'> = { n: 'number', m: 'number', k: 'keyword', t: 'keyword', x: 'text' };
 const docsArb = fc.uniqueArray(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }), { maxLength: 60 }).chain((ids) =>
   fc.tuple(
     ...ids.map((id) =>
@@ -25,20 +25,21 @@ const docsArb = fc.uniqueArray(fc.string({ unit: 'grapheme', minLength: 1, maxLe
         m: fc.option(fc.array(fc.integer(), { minLength: 1, maxLength: 1 }), { nil: undefined }),
         k: fc.option(fc.array(fc.string({ unit: 'binary', maxLength: 5 }), { minLength: 1, maxLength: 3 }), { nil: undefined }),
         t: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 1 }), { nil: undefined }),
+        x: fc.option(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'C', ' ', '-', 'é', '中', "'"), maxLength: 12 }), { minLength: 1, maxLength: 3 }), { nil: undefined }),
       }),
     ),
   ),
 );
 
-function build(docs: { id: string; version: number; routing?: string; n?: number[]; m?: number[]; k?: string[]; t?: string[] }[]): Segment {
+function build(docs: { id: string; version: number; routing?: string; n?: number[]; m?: number[]; k?: string[]; t?: string[]; x?: string[] }[]): Segment {
   let seq = 0;
   const segmentDocs: SegmentDoc[] = docs.map((d) => {
     const values = new Map<string, (number | string)[]>();
-    for (const field of ['n', 'm', 'k', 't'] as const) if (d[field]) values.set(field, d[field]!);
+    for (const field of ['n', 'm', 'k', 't', 'x'] as const) if (d[field]) values.set(field, d[field]!);
     seq += 1 + (d.version % 3);
     return { id: d.id, seq, version: d.version, values, ...(d.routing !== undefined && { routing: d.routing }) };
   });
-  return Segment.build(segmentDocs, (field) => FAMILIES[field] ?? 'none');
+  return Segment.build(segmentDocs, (field) => FAMILIES[field]);
 }
 
 describe('segment format', () => {
@@ -58,6 +59,8 @@ describe('segment format', () => {
         expect([...back.routings]).toEqual([...segment.routings]);
         expect([...back.columns.keys()]).toEqual([...segment.columns.keys()]);
         for (const [field, column] of segment.columns) expect(back.columns.get(field), field).toEqual(column);
+        expect([...back.texts.keys()]).toEqual([...segment.texts.keys()]);
+        for (const [field, text] of segment.texts) expect(back.texts.get(field), field).toEqual(text);
       }),
     );
   });
@@ -66,7 +69,7 @@ describe('segment format', () => {
     const bytes = encodeSegment(build([{ id: 'a', version: 1, n: [1], k: ['x'] }, { id: 'b', version: 2, k: ['y'] }]));
     const other = Buffer.from(bytes);
     other.writeUInt32LE(99, 4);
-    expect(() => decodeSegment(other)).toThrow(new SegmentFormatError('segment format [99] is not one this node reads (it reads [1])'));
+    expect(() => decodeSegment(other)).toThrow(new SegmentFormatError(`segment format [99] is not one this node reads (it reads [${SEGMENT_FORMAT}])`));
     for (let at = 16; at < bytes.length; at += 7) {
       const flipped = Buffer.from(bytes);
       flipped[at] ^= 0x10;
@@ -102,7 +105,7 @@ describe('start-up with a segment it cannot read', () => {
       const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
       try {
         engine = Engine.open(DocStore.open(dir));
-        expect(errors).toHaveBeenCalledWith('deeppage: [books][0] cannot load its segments (segment format [7] is not one this node reads (it reads [1])); rebuilding the shard from its stored documents');
+        expect(errors).toHaveBeenCalledWith(`deeppage: [books][0] cannot load its segments (segment format [7] is not one this node reads (it reads [${SEGMENT_FORMAT}])); rebuilding the shard from its stored documents`);
       } finally {
         errors.mockRestore();
       }

@@ -264,10 +264,11 @@ describe('_source, indices and queries', () => {
     expect((await search('/nothing*/_search')).body).toMatchObject({ _shards: { total: 0 }, hits: { total: { value: 0, relation: 'eq' }, max_score: null, hits: [] } });
   });
 
-  it('takes match_all and refuses other query types with 400 parsing_exception', async () => {
+  it('takes match_all and the query DSL, and refuses unknown query types with 400 parsing_exception', async () => {
     expect(ids(await search('/small/_search', { query: { match_all: {} } }))).toEqual(expected('small').slice(0, 10));
-    for (const name of ['term', 'match', 'bool', 'no_such_query']) {
-      expectError(await search('/small/_search', { query: { [name]: { title: 'x' } } }), 400, 'parsing_exception', `unknown query [${name}]`);
-    }
+    const book3 = await search('/small/_search', { query: { match_phrase: { title: 'book 3' } } });
+    expect(book3.body.hits.total).toEqual({ value: 1, relation: 'eq' });
+    expect(corpus.doc('small', ids(book3)[0]).source).toMatchObject({ title: 'book 3' });
+    expectError(await search('/small/_search', { query: { no_such_query: { title: 'x' } } }), 400, 'parsing_exception', 'unknown query [no_such_query]');
   });
 });

@@ -21,14 +21,23 @@ describe('errorBody', () => {
   it('nests caused_by recursively, without root_cause inside it, and keeps it out of root_cause', () => {
     const innermost = badRequest('json_parse_exception', 'Unexpected character');
     const middle = new EsError(400, 'middle_exception', 'middle', { detail: 1 }, innermost);
-    const body = errorBody(badRequest('x_content_parse_exception', '[1:2] Unexpected character', {}, middle));
-    expect(body.error.root_cause).toEqual([{ type: 'x_content_parse_exception', reason: '[1:2] Unexpected character' }]);
+    const body = errorBody(badRequest('parse_exception', '[1:2] Unexpected character', {}, middle));
+    expect(body.error.root_cause).toEqual([{ type: 'parse_exception', reason: '[1:2] Unexpected character' }]);
     expect(body.error.caused_by).toEqual({
       type: 'middle_exception',
       reason: 'middle',
       detail: 1,
       caused_by: { type: 'json_parse_exception', reason: 'Unexpected character' },
     });
+  });
+
+  it("gives a query clause's parse failure the query's own error as root cause, and keeps JSON syntax errors as detail", () => {
+    const inner = badRequest('parsing_exception', 'unknown query [boool] did you mean [bool]?');
+    const wrapped = errorBody(badRequest('x_content_parse_exception', '[bool] failed to parse field [must]', {}, inner));
+    expect(wrapped.error.root_cause).toEqual([{ type: 'parsing_exception', reason: 'unknown query [boool] did you mean [bool]?' }]);
+    expect(wrapped.error.type).toBe('x_content_parse_exception');
+    const syntax = errorBody(badRequest('x_content_parse_exception', '[1:2] Unexpected character', {}, badRequest('json_parse_exception', 'Unexpected character')));
+    expect(syntax.error.root_cause).toEqual([{ type: 'x_content_parse_exception', reason: '[1:2] Unexpected character' }]);
   });
 
   it('gives a search phase failure its shard error as root cause and caused_by', () => {

@@ -6,33 +6,23 @@ const parse = (query: Record<string, string | undefined>, body?: unknown) => par
 const everything = { includes: [], excludes: [] };
 
 describe('query', () => {
-  it('is match_all when absent or given, with or without boost and _name', () => {
-    expect(parse({}, {}).query).toEqual({ kind: 'match_all' });
-    expect(parse({}, { query: { match_all: {} } }).query).toEqual({ kind: 'match_all' });
-    expect(parse({}, { query: { match_all: { boost: 1.5, _name: 'all' } } }).query).toEqual({ kind: 'match_all' });
-    expect(parse({}, { query: { match_all: { boost: '2' } } }).query).toEqual({ kind: 'match_all' });
+  // The DSL itself is tested in query-dsl.test.ts and q= in query-string.test.ts; here, how a search takes them.
+  it('is match_all when absent or given, with its boost', () => {
+    expect(parse({}, {}).query).toEqual({ kind: 'match_all', boost: 1 });
+    expect(parse({}, { query: { match_all: {} } }).query).toEqual({ kind: 'match_all', boost: 1 });
+    expect(parse({}, { query: { match_all: { boost: 1.5 } } }).query).toEqual({ kind: 'match_all', boost: 1.5 });
   });
 
-  it.each([['term'], ['match'], ['terms'], ['range'], ['bool'], ['no_such_query']])('refuses %s as an unknown query', (name) => {
-    expect(refusal(() => parse({}, { query: { [name]: { field: 'x' } } }))).toEqual([400, 'parsing_exception', `unknown query [${name}]`]);
+  it('takes the query DSL from the body', () => {
+    expect(parse({}, { query: { term: { country: 'FR' } } }).query).toEqual({ kind: 'term', field: 'country', value: 'FR', caseInsensitive: false, boost: 1 });
+    expect(refusal(() => parse({}, { query: { no_such_query: {} } }))).toEqual([400, 'parsing_exception', 'unknown query [no_such_query]']);
   });
 
-  it.each([
-    ['match_all', '[_na] query malformed, must start with start_object'],
-    [['match_all'], '[_na] query malformed, must start with start_object'],
-    [null, '[_na] query malformed, must start with start_object'],
-    [{}, 'query malformed, empty clause found'],
-    [{ match_all: 1 }, '[match_all] query malformed, no start_object after query name'],
-    [{ term: 'x' }, '[term] query malformed, no start_object after query name'],
-    [{ match_all: {}, term: {} }, '[match_all] malformed query, expected [END_OBJECT] but found [FIELD_NAME]'],
-    [{ match_all: { foo: 1 } }, '[match_all] query does not support [foo]'],
-  ])('refuses the malformed query %j', (query, reason) => {
-    expect(refusal(() => parse({}, { query }))).toEqual([400, 'parsing_exception', reason]);
-  });
-
-  it('refuses a boost that is not a number', () => {
-    const query = { match_all: { boost: 'high' } };
-    expect(refusal(() => parse({}, { query }))).toEqual([400, 'x_content_parse_exception', '[match_all] failed to parse field [boost]']);
+  it('takes q= with df, default_operator and lenient, over the body', () => {
+    const query = parse({ q: 'paris', df: 'name', default_operator: 'and', lenient: 'true' }, { query: { match_all: {} } }).query;
+    expect(query).toMatchObject({ kind: 'query_string', text: 'paris', defaultFields: ['name'], defaultOperator: 'and', lenient: true });
+    expect(refusal(() => parse({ df: 'name', lenient: 'true' }))).toEqual([400, 'illegal_argument_exception', "request [/_search] contains parameters [df, lenient] but missing query string parameter 'q'."]);
+    expect(refusal(() => parse({ q: 'a', default_operator: 'xor' }))).toEqual([400, 'illegal_argument_exception', 'operator needs to be either [AND, OR], but not [xor]']);
   });
 });
 

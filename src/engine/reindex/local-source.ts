@@ -5,7 +5,7 @@
  */
 import type { Engine } from '../engine.ts';
 import { RawJson } from '../raw-json.ts';
-import { searchRequest, type SearchRequest, type SourceFilter } from '../search/request.ts';
+import { searchRequest, type Query, type SearchRequest, type SourceFilter } from '../search/request.ts';
 import type { HitSource, SourceHit } from './hit-source.ts';
 
 export interface LocalSourceOptions {
@@ -13,6 +13,8 @@ export interface LocalSourceOptions {
   indices: string;
   size: number;
   source: Exclude<SourceFilter, false>;
+  /** Which documents to copy; match_all when absent. */
+  query?: Query;
   /** This slice's shards: those whose number is `id` modulo `max`. */
   slice?: { id: number; max: number };
   /** How long the point in time lives between batches. */
@@ -37,6 +39,7 @@ export class LocalSource implements HitSource {
       size: options.size,
       sort: [{ kind: 'shard_doc', order: 'asc' }],
       source: options.source,
+      ...(options.query && { query: options.query }),
       trackTotalHits: true,
       pit: { id, keepAliveMs: options.keepAliveMs },
       ...(options.slice && { slice: options.slice }),

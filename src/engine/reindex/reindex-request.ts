@@ -2,7 +2,7 @@
  * A reindex as the engine takes it: parsed and checked by the HTTP layer (src/http/reindex-params.ts),
  * with Elasticsearch's defaults filled in.
  */
-import type { SourceFilter } from '../search/request.ts';
+import type { Query, SourceFilter } from '../search/request.ts';
 import type { RemoteInfo } from './remote-info.ts';
 
 export interface ReindexRequest {
@@ -12,6 +12,8 @@ export interface ReindexRequest {
     /** Documents per batch (`source.size`, ES: 1000). */
     size: number;
     filter: Exclude<SourceFilter, false>;
+    /** Which documents to copy (a local source; match_all when absent). */
+    query?: Query;
     /** The `_source` filter and query as given, for a remote, which receives them unchanged. */
     rawSource?: unknown;
     rawQuery?: unknown;

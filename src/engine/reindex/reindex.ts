@@ -138,7 +138,7 @@ async function openSources(engine: Engine, request: ReindexRequest, signal?: Abo
   const opened: HitSource[] = [];
   try {
     for (let id = 0; id < slices; id++) {
-      opened.push(LocalSource.open(engine, { indices, size: source.size, source: source.filter, keepAliveMs, ...(slices > 1 && { slice: { id, max: slices } }) }));
+      opened.push(LocalSource.open(engine, { indices, size: source.size, source: source.filter, query: source.query, keepAliveMs, ...(slices > 1 && { slice: { id, max: slices } }) }));
     }
   } catch (e) {
     await Promise.allSettled(opened.map((s) => s.close()));

@@ -27,8 +27,7 @@ export interface AfterKey {
 
 /** Checks the values against the sort (ES's messages) and reads them into the keys' space. */
 export function afterKey(plan: SortPlan, raw: readonly unknown[]): AfterKey {
-  if (!plan.byField) throw illegalArgument('Sort must contain at least one field.');
-  if (raw.length !== plan.clauses.length) throw illegalArgument(`search_after has ${raw.length} value(s) but sort has ${plan.clauses.length}.`);
+  checkAfterValues(plan, raw);
   const values: number[] = [];
   for (let i = 0; i < raw.length; i++) {
     const { clause, source } = plan.clauses[i];
@@ -40,6 +39,12 @@ export function afterKey(plan: SortPlan, raw: readonly unknown[]): AfterKey {
     if (c !== 0) return { values, tie: c };
   }
   return { values, tie: 0 };
+}
+
+/** ES's checks of the values' count against the sort. */
+export function checkAfterValues(plan: SortPlan, raw: readonly unknown[]): void {
+  if (!plan.byField) throw illegalArgument('Sort must contain at least one field.');
+  if (raw.length !== plan.clauses.length) throw illegalArgument(`search_after has ${raw.length} value(s) but sort has ${plan.clauses.length}.`);
 }
 
 /** How entry `p` of the run compares with the position: > 0 when it comes after. */

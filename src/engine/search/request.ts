@@ -4,6 +4,7 @@
  * or mappings (the result window, sortable fields) happen in the engine.
  */
 import type { Direction } from '../../core/index.ts';
+import type { Query } from '../query/query.ts';
 
 export type SortClause =
   /** Relevance. match_all scores every hit 1.0, so this never reorders anything. */
@@ -26,7 +27,7 @@ export type SortClause =
 
 export type FieldClause = Extract<SortClause, { kind: 'field' }>;
 
-export type Query = { kind: 'match_all' };
+export type { Query } from '../query/query.ts';
 
 /**
  * How a sorted page is found. `sorted_runs` (the default): every segment keeps its documents in the
@@ -71,7 +72,7 @@ export function searchRequest(overrides: Partial<SearchRequest> = {}): SearchReq
     trackTotalHits: DEFAULT_TRACK_TOTAL_HITS,
     restTotalHitsAsInt: false,
     source: { includes: [], excludes: [] },
-    query: { kind: 'match_all' },
+    query: { kind: 'match_all', boost: 1 },
     paging: 'sorted_runs',
     ...overrides,
   };

@@ -7,8 +7,9 @@
 import { allShardsFailed, badRequest, EsError, illegalArgument, shardFailure } from '../errors.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import type { PageEntry } from './coordinator.ts';
-import { afterKey, type AfterKey } from './after.ts';
+import { afterKey, checkAfterValues, type AfterKey } from './after.ts';
 import { layoutRank, sortedPage, unsortedPage } from './page.ts';
+import { queryPage } from './query-page.ts';
 import type { SearchRequest } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import { planSort, type SortPlan } from './sort/plan.ts';
@@ -49,20 +50,31 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     throw allShardsFailed(targets.map((target, t) => ({ index: target.index.name, error: failures[t]! })));
   }
 
-  const after = request.after && searchAfter(request.after, plan, from, targets);
-  const { segments, liveCount: totalHits } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
+  const { query } = request;
+  // A query's page reads its own sort values, scores included (query-page.ts); match_all's, the runs'.
+  const after = request.after && (query.kind === 'match_all' ? searchAfter(request.after, plan, from, targets) : checkAfter(request.after, plan, from, targets));
+  const { segments, liveCount } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
 
+  // match_all scores every hit alike (its boost), so its pages need no scores.
+  const matchAllScore = query.kind === 'match_all' ? query.boost : MATCH_ALL_SCORE;
   let page: PageEntry[];
+  let scores: number[] | undefined;
+  let totalHits = liveCount;
+  let maxScore: number | null = null;
   try {
-    if (size === 0) page = [];
+    if (query.kind !== 'match_all') {
+      const found = queryPage(query, segments, targets, plan, from, size, runs, request.after);
+      ({ page, scores, total: totalHits, maxScore } = found);
+    } else if (size === 0) page = [];
     else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, runs) : from, size, runs);
-    else page = sortedPage(segments, plan, from, size, request.paging, runs, after);
+    else page = sortedPage(segments, plan, from, size, request.paging, runs, after || undefined);
   } finally {
     // Runs over the budget are evicted only now, so none is freed while this search reads it.
     runs.trim();
   }
   const docs = request.source === false ? [] : loadPage(page, targets, load);
-  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i]));
+  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i], scores ? scores[i] : matchAllScore));
+  if (query.kind === 'match_all' && hits.length > 0 && (!plan.byField || plan.tracksScore)) maxScore = matchAllScore;
   const failedShards = failedTargets.reduce((n, t) => n + t.shards.length, 0);
   return {
     took: Math.round(performance.now() - started),
@@ -76,7 +88,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     },
     hits: {
       ...totalField(totalHits, request),
-      max_score: hits.length > 0 && (!plan.byField || plan.tracksScore) ? MATCH_ALL_SCORE : null,
+      max_score: maxScore,
       hits,
     },
   };
@@ -101,6 +113,18 @@ function searchAfter(raw: readonly unknown[], plan: SortPlan, from: number, targ
     if (!(e instanceof EsError)) throw e;
     throw allShardsFailed(targets.map((target) => ({ index: target.index.name, error: e })));
   }
+}
+
+/** ES's checks of `search_after` values for a query's page, which reads the values itself. */
+function checkAfter(raw: readonly unknown[], plan: SortPlan, from: number, targets: readonly IndexSnapshot[]): undefined {
+  try {
+    if (from > 0) throw badRequest('search_exception', '`from` parameter must be set to 0 when `search_after` is used.');
+    checkAfterValues(plan, raw);
+  } catch (e) {
+    if (!(e instanceof EsError)) throw e;
+    throw allShardsFailed(targets.map((target) => ({ index: target.index.name, error: e })));
+  }
+  return undefined;
 }
 
 /** A scroll's batches may reach any depth: ES checks only their size against the window. */
@@ -143,18 +167,18 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
   return docs;
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined): Hit {
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined, score: number): Hit {
   const { segment } = entry.live;
   const hit: Hit = {
     _index: target.index.name,
     _id: segment.ids.id(entry.local),
-    _score: !plan.byField || plan.tracksScore ? MATCH_ALL_SCORE : null,
+    _score: !plan.byField || plan.tracksScore ? score : null,
   };
   const routing = segment.routings.get(entry.local);
   if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
   if (request.source !== false) hit._source = sourceOf(source ?? '{}', request.source);
-  if (plan.byField) hit.sort = plan.values(entry, entry.local);
+  if (plan.byField) hit.sort = plan.values(entry, entry.local, score);
   return hit;
 }
 

@@ -8,9 +8,14 @@
  * - then chunks, each a byte length (u32), 4 zero bytes and the payload, padded with zeros to a
  *   multiple of 8 bytes. In order: `seqs` (f64 per document), `versions` (f64), the ids' text, their
  *   offsets (u32, count + 1, in UTF-16 code units), the id hashes and their order (u32 each, see
- *   ids.ts), a JSON descriptor `{ routings: [[local, routing], …], columns: [{ field, kind, max }] }`,
- *   then per column: numbers `min` (f64) and, if `max`, `max` (f64); keywords the terms' text, their
- *   offsets (u32, terms + 1), `min` (i32, -1 for missing) and, if `max`, `max` (i32).
+ *   ids.ts), a JSON descriptor `{ routings: [[local, routing], …], columns: [{ field, kind, max }],
+ *   texts: [{ field, postings, positions, docCount, sumTotalTermFreq }] }`, then per column: numbers
+ *   `min` (f64) and, if `max`, `max` (f64); keywords the terms' text, their offsets (u32, terms + 1),
+ *   `min` (i32, -1 for missing) and, if `max`, `max` (i32); either kind, if `several`, the documents
+ *   holding several values (u32), their starts (u32, documents + 1) and the values (f64, or i32
+ *   ordinals); then per text field (postings.ts): the
+ *   terms' text and offsets as for keywords, `starts` (u32, terms + 1), `docs` and `freqs` (u32 per
+ *   posting), `positionStarts` (u32, postings + 1), `positions` (u32) and `lengths` (i32 per document).
  * - Text (ids, terms) is one chunk whose first byte says how the rest is encoded: 1 for Latin-1 (every
  *   code unit below 256, one byte each), 2 for UTF-16LE; both give back the exact code units, lone
  *   surrogates included, so the UTF-16 offsets hold.
@@ -20,9 +25,11 @@
  */
 import { crc32 } from 'node:zlib';
 import { IdColumn } from './ids.ts';
+import type { TextIndex } from './postings.ts';
 import { Segment, type FieldColumn } from './segment.ts';
 
-export const SEGMENT_FORMAT = 1;
+/** 2: text fields' postings. */
+export const SEGMENT_FORMAT = 2;
 const MAGIC = 0x47535044; // 'DPSG' read as a little-endian u32
 const HEADER = 16;
 
@@ -35,7 +42,9 @@ export function unknownFormat(format: number): SegmentFormatError {
 
 interface Descriptor {
   routings: [local: number, routing: string][];
-  columns: { field: string; kind: FieldColumn['kind']; max: boolean }[];
+  /** `several`: documents holding several values, and those values in all (absent: none). */
+  columns: { field: string; kind: FieldColumn['kind']; max: boolean; several?: [docs: number, values: number] }[];
+  texts: { field: string; postings: number; positions: number; docCount: number; sumTotalTermFreq: number }[];
 }
 
 export function encodeSegment(segment: Segment): Buffer {
@@ -48,18 +57,30 @@ export function encodeSegment(segment: Segment): Buffer {
   add(ids.offsets);
   add(ids.hashes);
   add(ids.order);
-  const descriptor: Descriptor = { routings: [...segment.routings], columns: [] };
-  for (const [field, column] of segment.columns) descriptor.columns.push({ field, kind: column.kind, max: column.max !== undefined });
+  const descriptor: Descriptor = { routings: [...segment.routings], columns: [], texts: [] };
+  for (const [field, column] of segment.columns) {
+    const { several } = column;
+    descriptor.columns.push({ field, kind: column.kind, max: column.max !== undefined, ...(several && { several: [several.docs.length, several.values.length] }) });
+  }
+  for (const [field, text] of segment.texts) {
+    descriptor.texts.push({ field, postings: text.docs.length, positions: text.positions.length, docCount: text.docCount, sumTotalTermFreq: text.sumTotalTermFreq });
+  }
   add(Buffer.from(JSON.stringify(descriptor)));
+  const addTerms = (terms: readonly string[]) => {
+    const offsets = new Uint32Array(terms.length + 1);
+    terms.forEach((term, i) => (offsets[i + 1] = offsets[i] + term.length));
+    add(encodeText(terms.join('')));
+    add(offsets);
+  };
   for (const column of segment.columns.values()) {
-    if (column.kind === 'keyword') {
-      const offsets = new Uint32Array(column.terms.length + 1);
-      column.terms.forEach((term, i) => (offsets[i + 1] = offsets[i] + term.length));
-      add(encodeText(column.terms.join('')));
-      add(offsets);
-    }
+    if (column.kind === 'keyword') addTerms(column.terms);
     add(column.min);
     if (column.max) add(column.max);
+    if (column.several) for (const array of [column.several.docs, column.several.starts, column.several.values]) add(array);
+  }
+  for (const text of segment.texts.values()) {
+    addTerms(text.terms);
+    for (const array of [text.starts, text.docs, text.freqs, text.positionStarts, text.positions, text.lengths]) add(array);
   }
   let size = HEADER;
   for (const chunk of chunks) size += 8 + padded(chunk.byteLength);
@@ -101,19 +122,41 @@ export function decodeSegment(bytes: Uint8Array): Segment {
   const versions = f64(count);
   const ids = new IdColumn(decodeText(next()), u32(count + 1), u32(count), u32(count));
   const descriptor = JSON.parse(next().toString('utf8')) as Descriptor;
-  const columns = new Map<string, FieldColumn>();
-  for (const { field, kind, max } of descriptor.columns) {
-    if (kind === 'number') {
-      columns.set(field, { kind, min: f64(count), max: max ? f64(count) : undefined });
-      continue;
-    }
+  const terms = () => {
     const text = decodeText(next());
     const chunk = next();
     const offsets = copy(chunk, chunk.byteLength / 4, Uint32Array);
-    const terms = Array.from({ length: offsets.length - 1 }, (_, i) => text.slice(offsets[i], offsets[i + 1]));
-    columns.set(field, { kind, terms, min: i32(count), max: max ? i32(count) : undefined });
+    return Array.from({ length: offsets.length - 1 }, (_, i) => text.slice(offsets[i], offsets[i + 1]));
+  };
+  const columns = new Map<string, FieldColumn>();
+  for (const { field, kind, max, several } of descriptor.columns) {
+    if (kind === 'number') {
+      const column: FieldColumn = { kind, min: f64(count), max: max ? f64(count) : undefined };
+      if (several) column.several = { docs: u32(several[0]), starts: u32(several[0] + 1), values: f64(several[1]) };
+      columns.set(field, column);
+    } else {
+      const column: FieldColumn = { kind, terms: terms(), min: i32(count), max: max ? i32(count) : undefined };
+      if (several) column.several = { docs: u32(several[0]), starts: u32(several[0] + 1), values: i32(several[1]) };
+      columns.set(field, column);
+    }
   }
-  return new Segment(ids, seqs, versions, columns, new Map(descriptor.routings));
+  const texts = new Map<string, TextIndex>();
+  for (const { field, postings, positions, docCount, sumTotalTermFreq } of descriptor.texts) {
+    const words = terms();
+    texts.set(field, {
+      kind: 'text',
+      terms: words,
+      starts: u32(words.length + 1),
+      docs: u32(postings),
+      freqs: u32(postings),
+      positionStarts: u32(postings + 1),
+      positions: u32(positions),
+      lengths: i32(count),
+      docCount,
+      sumTotalTermFreq,
+    });
+  }
+  return new Segment(ids, seqs, versions, columns, new Map(descriptor.routings), texts);
 }
 
 const padded = (n: number) => (n + 7) & ~7;

@@ -1,11 +1,12 @@
 /**
- * A segment: an immutable batch of documents with one column per sortable field. Entry i of every
- * column is the segment's i-th document; documents keep the order they were written in, so a
+ * A segment: an immutable batch of documents with one column per sortable field and an inverted
+ * index per text field (postings.ts). Entry i of every column is the segment's i-th document; documents keep the order they were written in, so a
  * shard's ordinal for a document is its segment's base plus i.
  */
-import type { DocValues } from '../mapping.ts';
+import type { DocValues, IndexFamily } from '../mapping.ts';
 import { globalOrdinals, sortedDistinct } from '../terms.ts';
 import { IdColumn } from './ids.ts';
+import { buildTextIndex, concatTextIndexes, type TextIndex } from './postings.ts';
 
 /** A numeric column (dates and booleans too): f64 per document, NaN where the field is missing. */
 export interface NumberColumn {
@@ -13,6 +14,8 @@ export interface NumberColumn {
   min: Float64Array;
   /** Only when some document holds several values; otherwise `min` serves both modes. */
   max?: Float64Array;
+  /** Every value of the documents holding several (queries match any of them). */
+  several?: Several<Float64Array>;
 }
 
 /** A keyword column: the segment's sorted terms and, per document, the ordinal of its term (-1: missing). */
@@ -21,6 +24,54 @@ export interface KeywordColumn {
   terms: string[];
   min: Int32Array;
   max?: Int32Array;
+  /** Every distinct ordinal of the documents holding several. */
+  several?: Several<Int32Array>;
+}
+
+/** The values of the documents that hold more than one: document `docs[i]` has `values[starts[i] … starts[i + 1])`. */
+export interface Several<T extends Float64Array | Int32Array> {
+  docs: Uint32Array;
+  starts: Uint32Array;
+  values: T;
+}
+
+/** Calls `each` with every value of document `doc` in the column (none when it is missing). */
+export function forEachValue(column: FieldColumn, doc: number, each: (value: number) => void): void {
+  const several = column.several;
+  // A missing number is NaN in both `min` and `max`, which differ by `!==`: the lookup decides.
+  if (several !== undefined && column.max !== undefined && column.max[doc] !== column.min[doc]) {
+    const i = lowerBoundU32(several.docs, doc);
+    if (several.docs[i] === doc) {
+      for (let v = several.starts[i]; v < several.starts[i + 1]; v++) each(several.values[v]);
+      return;
+    }
+  }
+  const value = column.min[doc];
+  if (column.kind === 'number' ? !Number.isNaN(value) : value >= 0) each(value);
+}
+
+function lowerBoundU32(values: Uint32Array, value: number): number {
+  let lo = 0, hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Packs per-document value lists (documents ascending) as {@link Several}. */
+function packSeveral<T extends Float64Array | Int32Array>(lists: readonly [doc: number, values: readonly number[]][], Type: { new (n: number): T }): Several<T> | undefined {
+  if (lists.length === 0) return undefined;
+  const docs = new Uint32Array(lists.length), starts = new Uint32Array(lists.length + 1);
+  let total = 0;
+  lists.forEach(([doc, values], i) => {
+    docs[i] = doc;
+    starts[i + 1] = total += values.length;
+  });
+  const values = new Type(total);
+  lists.forEach(([, list], i) => values.set(list, starts[i]));
+  return { docs, starts, values };
 }
 
 export type FieldColumn = NumberColumn | KeywordColumn;
@@ -51,6 +102,8 @@ export class Segment {
      * so that a hit carries its `_routing` without reading the stored document.
      */
     readonly routings: ReadonlyMap<number, string>,
+    /** Text fields' inverted indexes, by field. */
+    readonly texts: ReadonlyMap<string, TextIndex> = new Map(),
   ) {}
 
   get count(): number {
@@ -90,18 +143,20 @@ export class Segment {
     return column;
   }
 
-  static build(docs: readonly SegmentDoc[], typeOf: (field: string) => 'number' | 'keyword' | 'none'): Segment {
-    const fields = new Map<string, 'number' | 'keyword'>();
+  static build(docs: readonly SegmentDoc[], typeOf: (field: string) => IndexFamily | undefined): Segment {
+    const fields = new Map<string, IndexFamily>();
     for (const doc of docs) {
       for (const field of doc.values.keys()) {
         if (fields.has(field)) continue;
         const family = typeOf(field);
-        if (family !== 'none') fields.set(field, family);
+        if (family !== undefined) fields.set(field, family);
       }
     }
     const columns = new Map<string, FieldColumn>();
+    const texts = new Map<string, TextIndex>();
     for (const [field, family] of fields) {
-      columns.set(field, family === 'number' ? numberColumn(docs, field) : keywordColumn(docs, field));
+      if (family === 'text') texts.set(field, buildTextIndex((i) => docs[i].values.get(field), docs.length));
+      else columns.set(field, family === 'number' ? numberColumn(docs, field) : keywordColumn(docs, field));
     }
     const routings = new Map<number, string>();
     docs.forEach((d, i) => d.routing !== undefined && routings.set(i, d.routing));
@@ -111,6 +166,7 @@ export class Segment {
       Float64Array.from(docs, (d) => d.version),
       columns,
       routings,
+      texts,
     );
   }
 
@@ -135,21 +191,25 @@ export class Segment {
     for (const [field, kind] of fields) {
       columns.set(field, kind === 'number' ? concatNumbers(parts, field, ids.length) : concatKeywords(parts, field, ids.length));
     }
-    return new Segment(IdColumn.build(ids), Float64Array.from(seqs), Float64Array.from(versions), columns, routings);
+    const texts = new Map<string, TextIndex>();
+    for (const field of new Set(parts.flatMap(({ segment }) => [...segment.texts.keys()]))) {
+      texts.set(field, concatTextIndexes(parts.map(({ segment, locals }) => ({ index: segment.texts.get(field), locals })), ids.length));
+    }
+    return new Segment(IdColumn.build(ids), Float64Array.from(seqs), Float64Array.from(versions), columns, routings, texts);
   }
 }
 
 function numberColumn(docs: readonly SegmentDoc[], field: string): NumberColumn {
   const min = new Float64Array(docs.length).fill(NaN);
   const max = new Float64Array(docs.length).fill(NaN);
-  let multi = false;
+  const several: [number, number[]][] = [];
   docs.forEach((doc, i) => {
     const values = doc.values.get(field) as number[] | undefined;
     if (!values) return;
     [min[i], max[i]] = extremes(values);
-    multi ||= min[i] !== max[i];
+    if (min[i] !== max[i]) several.push([i, values]);
   });
-  return { kind: 'number', min, max: multi ? max : undefined };
+  return several.length > 0 ? { kind: 'number', min, max, several: packSeveral(several, Float64Array) } : { kind: 'number', min };
 }
 
 /**
@@ -191,7 +251,8 @@ function keywordColumn(docs: readonly SegmentDoc[], field: string): KeywordColum
   if (highs.length === 0) return { kind: 'keyword', terms, min };
   const max = min.slice();
   for (const [i, hi] of highs) max[i] = hi;
-  return { kind: 'keyword', terms, min, max };
+  const lists = highs.map(([i]): [number, number[]] => [i, [...new Set(several.get(i)!.map((number) => ordinalOf[number]))].sort((a, b) => a - b)]);
+  return { kind: 'keyword', terms, min, max, several: packSeveral(lists, Int32Array) };
 }
 
 /** Least and greatest of a non-empty list (a loop: spreading a long list into Math.min overflows the stack). */
@@ -208,6 +269,7 @@ function concatNumbers(parts: readonly { segment: Segment; locals: ArrayLike<num
   const min = new Float64Array(n).fill(NaN);
   const anyMax = parts.some((p) => (p.segment.columns.get(field) as NumberColumn | undefined)?.max);
   const max = anyMax ? new Float64Array(n).fill(NaN) : undefined;
+  const several: [number, number[]][] = [];
   let at = 0;
   for (const { segment, locals } of parts) {
     const column = segment.columns.get(field) as NumberColumn | undefined;
@@ -215,9 +277,14 @@ function concatNumbers(parts: readonly { segment: Segment; locals: ArrayLike<num
       if (!column) continue;
       min[at] = column.min[locals[i]];
       if (max) max[at] = (column.max ?? column.min)[locals[i]];
+      if (max && max[at] !== min[at]) {
+        const values: number[] = [];
+        forEachValue(column, locals[i], (v) => values.push(v));
+        several.push([at, values]);
+      }
     }
   }
-  return { kind: 'number', min, max };
+  return max ? { kind: 'number', min, max, several: packSeveral(several, Float64Array) } : { kind: 'number', min };
 }
 
 /**
@@ -249,6 +316,7 @@ function concatKeywords(parts: readonly { segment: Segment; locals: ArrayLike<nu
   });
   const min = new Int32Array(n).fill(-1);
   const max = columns.some((c) => c?.max) ? new Int32Array(n).fill(-1) : undefined;
+  const several: [number, number[]][] = [];
   let at = 0;
   parts.forEach(({ locals }, p) => {
     const column = columns[p];
@@ -261,7 +329,13 @@ function concatKeywords(parts: readonly { segment: Segment; locals: ArrayLike<nu
       const lo = column.min[locals[i]], hi = hiOrds[locals[i]];
       if (lo >= 0) min[at] = remap[lo];
       if (max && hi >= 0) max[at] = remap[hi];
+      if (hi !== lo) {
+        // Every value a kept document holds is among the kept terms, so each remaps.
+        const ords: number[] = [];
+        forEachValue(column, locals[i], (ord) => ords.push(remap[ord]));
+        several.push([at, ords]);
+      }
     }
   });
-  return { kind: 'keyword', terms, min, max };
+  return max ? { kind: 'keyword', terms, min, max, several: packSeveral(several, Int32Array) } : { kind: 'keyword', terms, min };
 }

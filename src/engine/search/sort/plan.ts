@@ -36,8 +36,8 @@ export interface SortPlan {
   asStored: boolean;
   /** How the keys compare across segments. */
   order(): KeyOrder[];
-  /** The hit's `sort` array. */
-  values(segment: SegmentRef, local: number): unknown[];
+  /** The hit's `sort` array; `score` stands for its `_score` clauses. */
+  values(segment: SegmentRef, local: number, score: number): unknown[];
 }
 
 /**
@@ -78,7 +78,7 @@ function plan(clauses: readonly SortClause[], targets: readonly IndexSnapshot[],
     runKey: keyOf(keys),
     asStored: keys.every((key) => key.asStored === true),
     order: () => keys.map((k) => k.order),
-    values: (segment, local) => planned.map(({ source }) => (source ? source.sortValue(segment, local) : MATCH_ALL_SCORE)),
+    values: (segment, local, score) => planned.map(({ source }) => (source ? source.sortValue(segment, local) : score)),
   };
 }
 

@@ -1,0 +1,367 @@
+/**
+ * Runs a query over one segment: which documents match and, in query context, their scores, the
+ * way Elasticsearch's query builders become Lucene queries over a shard. Term statistics for BM25
+ * are the shard's (every segment of it, deleted documents included, as Lucene counts them).
+ *
+ * Deleted documents are left in; the caller filters them with the segment's live mask.
+ */
+import { analyze } from '../analysis/standard-analyzer.ts';
+import { illegalArgument } from '../errors.ts';
+import { parseValue, type FieldMapping, type Mappings } from '../mapping.ts';
+import { forEachValue, type FieldColumn, type KeywordColumn } from '../segments/segment.ts';
+import { termNumber, type TextIndex } from '../segments/postings.ts';
+import type { LiveSegment } from '../shard.ts';
+import { compareTerms, lowerBound } from '../terms.ts';
+import { lengthToNorm, phraseScorer, termScorer, type TermStatistics } from './bm25.ts';
+import { failedToCreateQuery, parseBound } from './bounds.ts';
+import { allDocs, constantScore, disjunctionMax, intersect, NO_MATCHES, subtract, unite, type Matches } from './matches.ts';
+import { minimumShouldMatch } from './minimum-should-match.ts';
+import type { Query, QueryValue } from './query.ts';
+import { resolveQueryString } from './query-string.ts';
+
+/** What a query runs against: one segment, the shard it belongs to, and the index's mappings. */
+export interface SegmentContext {
+  live: LiveSegment;
+  /** Every segment of the shard, for term statistics. */
+  shard: readonly LiveSegment[];
+  mappings: Mappings;
+  /** `now` for date math, fixed for the whole search. */
+  now: number;
+}
+
+const f = Math.fround;
+
+/** @param scored query context (scores wanted) or filter context. */
+export function matchSegment(query: Query, context: SegmentContext, scored: boolean, boost = 1): Matches {
+  const count = context.live.segment.count;
+  const here = f(boost * query.boost);
+  switch (query.kind) {
+    case 'match_all':
+      return allDocs(count, scored ? here : undefined);
+    case 'match_none':
+      return NO_MATCHES;
+    case 'term':
+      return termQuery(query.field, query.value, query.caseInsensitive, context, scored, here);
+    case 'terms':
+      return constantScore(unite(query.values.map((value) => termQuery(query.field, value, false, context, false, 1)), false), scored ? here : undefined);
+    case 'range':
+      return constantScore(rangeQuery(query, context), scored ? here : undefined);
+    case 'exists':
+      return constantScore(existsQuery(query.field, context), scored ? here : undefined);
+    case 'ids':
+      return constantScore(idsQuery(query.values, context), scored ? here : undefined);
+    case 'prefix':
+      return constantScore(termsWhere(query.field, context, prefixTest(query.value, query.caseInsensitive)), scored ? here : undefined);
+    case 'wildcard':
+      return constantScore(termsWhere(query.field, context, wildcardTest(query.value, query.caseInsensitive)), scored ? here : undefined);
+    case 'constant_score':
+      return constantScore(matchSegment(query.filter, context, false), scored ? here : undefined);
+    case 'dis_max':
+      return disjunctionMax(query.queries.map((q) => matchSegment(q, context, scored, here)), scored, query.tieBreaker);
+    case 'bool':
+      return boolQuery(query, context, scored, here);
+    case 'match':
+      return matchQuery(query.field, query.query, query, context, scored, here);
+    case 'match_phrase':
+      return phraseQuery(query.field, query.query, query.slop, query.zeroTermsQuery, context, scored, here);
+    case 'multi_match': {
+      const fields = query.fields.flatMap(({ field, boost: fieldBoost }) => expandField(field, context.mappings).map((name) => ({ name, boost: fieldBoost })));
+      const perField = fields.map(({ name, boost: fieldBoost }) => matchQuery(name, query.query, query, context, scored, f(here * fieldBoost)));
+      return disjunctionMax(perField, scored, query.tieBreaker);
+    }
+    case 'query_string':
+      return matchSegment(resolveQueryString(query, context.mappings), context, scored, boost);
+  }
+}
+
+function boolQuery(query: Extract<Query, { kind: 'bool' }>, context: SegmentContext, scored: boolean, boost: number): Matches {
+  const { must, filter, should, mustNot } = query;
+  const count = context.live.segment.count;
+  if (must.length + filter.length + should.length + mustNot.length === 0) return allDocs(count, scored ? boost : undefined);
+  const required = [...must.map((q) => matchSegment(q, context, scored, boost)), ...filter.map((q) => matchSegment(q, context, false))];
+  const optional = should.map((q) => matchSegment(q, context, scored, boost));
+  let minimum = query.minimumShouldMatch === undefined ? 0 : minimumShouldMatch(query.minimumShouldMatch, should.length);
+  // Without a must or filter clause, a should clause must match (Lucene's plain boolean semantics).
+  if (query.minimumShouldMatch === undefined && required.length === 0 && should.length > 0) minimum = 1;
+  let matches: Matches;
+  if (required.length === 0) {
+    matches = should.length === 0 ? allDocs(count, scored ? 0 : undefined) : unite(optional, scored, Math.max(minimum, 1));
+  } else {
+    const req = intersect(required, scored);
+    if (should.length === 0 || (minimum === 0 && !scored)) matches = req;
+    else if (minimum > 0) matches = intersect([req, unite(optional, scored, minimum)], scored);
+    else matches = withOptional(req, unite(optional, scored));
+  }
+  if (mustNot.length > 0) matches = subtract(matches, unite(mustNot.map((q) => matchSegment(q, context, false)), false));
+  return matches;
+}
+
+/** Lucene's ReqOptSumScorer: the required score plus, where an optional clause matches too, its score (floats added). */
+function withOptional(req: Matches, opt: Matches): Matches {
+  if (!req.scores || !opt.scores) return req;
+  const scores = Float64Array.from(req.scores);
+  let at = 0;
+  req.docs.forEach((doc, i) => {
+    while (at < opt.docs.length && opt.docs[at] < doc) at++;
+    if (at < opt.docs.length && opt.docs[at] === doc) scores[i] = f(scores[i] + opt.scores![at]);
+  });
+  return { docs: req.docs, scores };
+}
+
+function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, context: SegmentContext, scored: boolean, boost: number): Matches {
+  const mapping = context.mappings.get(field);
+  if (!mapping) return NO_MATCHES;
+  const { segment } = context.live;
+  if (mapping.type === 'text') {
+    const term = String(value);
+    const matches = (index: TextIndex) => (caseInsensitive ? index.terms.flatMap((t, n) => (t.toLowerCase() === term.toLowerCase() ? [n] : [])) : [termNumber(index, term)].filter((n) => n >= 0));
+    const index = segment.texts.get(field);
+    if (!index) return NO_MATCHES;
+    const numbers = matches(index);
+    if (numbers.length === 0) return NO_MATCHES;
+    if (numbers.length > 1 || !scored) return constantScore(unite(numbers.map((n) => postingsOf(index, n)), false), scored ? boost : undefined);
+    return scoredPostings(index, numbers[0], termScorer(boost, textStatistics(field, term, context)));
+  }
+  if (mapping.type === 'keyword') {
+    const term = String(value);
+    const column = segment.columns.get(field) as KeywordColumn | undefined;
+    if (!column) return NO_MATCHES;
+    const docs = valuesWhere(column, keywordOrdinals(column, (t) => (caseInsensitive ? t.toLowerCase() === term.toLowerCase() : t === term)));
+    if (!scored) return docs;
+    // Keywords keep no norms or frequencies: every match scores as freq 1, length 1.
+    const scorer = termScorer(boost, keywordStatistics(field, term, context));
+    return { docs: docs.docs, scores: new Float64Array(docs.docs.length).fill(scorer.score(1, 1)) };
+  }
+  const number = fieldNumber(mapping, field, value);
+  const column = segment.columns.get(field);
+  if (!column) return NO_MATCHES;
+  return constantScore(valuesWhere(column, (v) => v === number), scored ? boost : undefined);
+}
+
+/** The value as the numeric field reads it; a value it cannot read fails the query, as in Elasticsearch. */
+function fieldNumber(mapping: FieldMapping, field: string, value: QueryValue): number {
+  const number = parseValue(mapping, value);
+  if (typeof number !== 'number') throw failedToCreateQuery(`For input string: "${String(value)}"`, field);
+  return number;
+}
+
+function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentContext): Matches {
+  const mapping = context.mappings.get(query.field);
+  if (!mapping) return NO_MATCHES;
+  const { segment } = context.live;
+  if (mapping.type === 'keyword' || mapping.type === 'text') {
+    const above = (t: string) =>
+      (query.gt === undefined || compareTerms(t, String(query.gt)) > 0) &&
+      (query.gte === undefined || compareTerms(t, String(query.gte)) >= 0) &&
+      (query.lt === undefined || compareTerms(t, String(query.lt)) < 0) &&
+      (query.lte === undefined || compareTerms(t, String(query.lte)) <= 0);
+    return termsWhere(query.field, context, above);
+  }
+  const column = segment.columns.get(query.field);
+  if (!column) return NO_MATCHES;
+  const bound = (value: QueryValue | undefined, roundUp: boolean) => (value === undefined ? undefined : parseBound(mapping, query.field, value, { roundUp, now: context.now, format: query.format, timeZone: query.timeZone }));
+  const gt = bound(query.gt, true), gte = bound(query.gte, false), lt = bound(query.lt, false), lte = bound(query.lte, true);
+  return valuesWhere(column, (v) => (gt === undefined || v > gt) && (gte === undefined || v >= gte) && (lt === undefined || v < lt) && (lte === undefined || v <= lte));
+}
+
+function existsQuery(field: string, context: SegmentContext): Matches {
+  const { segment } = context.live;
+  const fields = [field, ...[...context.mappings.fields.keys()].filter((name) => name.startsWith(`${field}.`))];
+  return unite(
+    fields.map((name) => {
+      const index = segment.texts.get(name);
+      if (index) return docsWhere(segment.count, (doc) => index.lengths[doc] >= 0);
+      const column = segment.columns.get(name);
+      return column ? valuesWhere(column, () => true) : NO_MATCHES;
+    }),
+    false,
+  );
+}
+
+function idsQuery(ids: readonly string[], context: SegmentContext): Matches {
+  const locals = new Set<number>();
+  for (const id of ids) {
+    const local = context.live.segment.ids.find(id);
+    if (local >= 0) locals.add(local);
+  }
+  return { docs: Uint32Array.from([...locals].sort((a, b) => a - b)) };
+}
+
+/** Documents holding a term that passes `test` (keywords by ordinal, text by its indexed terms). */
+function termsWhere(field: string, context: SegmentContext, test: (term: string) => boolean): Matches {
+  const mapping = context.mappings.get(field);
+  if (!mapping) return NO_MATCHES;
+  const { segment } = context.live;
+  if (mapping.type === 'text') {
+    const index = segment.texts.get(field);
+    if (!index) return NO_MATCHES;
+    const numbers: number[] = [];
+    index.terms.forEach((term, n) => test(term) && numbers.push(n));
+    return unite(numbers.map((n) => postingsOf(index, n)), false);
+  }
+  if (mapping.type !== 'keyword') throw failedToCreateQuery(`Can only use prefix, wildcard or term ranges on keyword and text fields - not on [${field}] which is of type [${mapping.type}]`, field);
+  const column = segment.columns.get(field) as KeywordColumn | undefined;
+  return column ? valuesWhere(column, keywordOrdinals(column, test)) : NO_MATCHES;
+}
+
+function prefixTest(prefix: string, caseInsensitive: boolean): (term: string) => boolean {
+  const wanted = caseInsensitive ? prefix.toLowerCase() : prefix;
+  return (term) => (caseInsensitive ? term.toLowerCase() : term).startsWith(wanted);
+}
+
+/** `?` is one code point, `*` any run; everything else literal (a backslash escapes the next character). */
+function wildcardTest(pattern: string, caseInsensitive: boolean): (term: string) => boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\' && i + 1 < pattern.length) source += escapeRegExpChar(pattern[++i]);
+    else if (c === '*') source += '.*';
+    else if (c === '?') source += '.';
+    else source += escapeRegExpChar(c);
+  }
+  const regex = new RegExp(`^${source}$`, caseInsensitive ? 'su' + 'i' : 'su');
+  return (term) => regex.test(term);
+}
+
+const escapeRegExpChar = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+function matchQuery(
+  field: string,
+  text: QueryValue,
+  options: { operator: 'or' | 'and'; minimumShouldMatch?: string; zeroTermsQuery: 'none' | 'all'; lenient: boolean },
+  context: SegmentContext,
+  scored: boolean,
+  boost: number,
+): Matches {
+  const mapping = context.mappings.get(field);
+  if (!mapping) return NO_MATCHES;
+  if (mapping.type !== 'text') {
+    if (options.lenient && mapping.type !== 'keyword' && typeof parseValue(mapping, text) !== 'number') return NO_MATCHES;
+    return termQuery(field, text, false, context, scored, boost);
+  }
+  const terms = analyze(String(text));
+  if (terms.length === 0) return options.zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES;
+  const clauses = terms.map((term) => termQuery(field, term, false, context, scored, boost));
+  if (terms.length === 1) return clauses[0];
+  if (options.operator === 'and') return intersect(clauses, scored);
+  const minimum = options.minimumShouldMatch === undefined ? 1 : Math.max(1, minimumShouldMatch(options.minimumShouldMatch, clauses.length));
+  return unite(clauses, scored, minimum);
+}
+
+function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQuery: 'none' | 'all', context: SegmentContext, scored: boolean, boost: number): Matches {
+  const mapping = context.mappings.get(field);
+  if (!mapping) return NO_MATCHES;
+  if (mapping.type !== 'text') return termQuery(field, text, false, context, scored, boost);
+  const terms = analyze(String(text));
+  if (terms.length === 0) return zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES;
+  if (terms.length === 1) return termQuery(field, terms[0], false, context, scored, boost);
+  if (slop !== 0) throw illegalArgument('[match_phrase] with a [slop] other than 0 is not supported by deeppage yet');
+  const index = context.live.segment.texts.get(field);
+  if (!index) return NO_MATCHES;
+  const numbers = terms.map((term) => termNumber(index, term));
+  if (numbers.some((n) => n < 0)) return NO_MATCHES;
+  const candidates = intersect(numbers.map((n) => postingsOf(index, n)), false);
+  const docs: number[] = [];
+  const freqs: number[] = [];
+  const cursors = numbers.map((n) => index.starts[n]);
+  for (const doc of candidates.docs) {
+    const lists = numbers.map((n, k) => {
+      let p = cursors[k];
+      while (index.docs[p] !== doc) p++;
+      cursors[k] = p;
+      const from = index.positionStarts[p];
+      return index.positions.subarray(from, from + index.freqs[p]);
+    });
+    let freq = 0;
+    for (const start of lists[0]) if (lists.every((positions, k) => positions.includes(start + k))) freq++;
+    if (freq > 0) {
+      docs.push(doc);
+      freqs.push(freq);
+    }
+  }
+  if (!scored) return { docs: Uint32Array.from(docs) };
+  const scorer = phraseScorer(boost, terms.map((term) => textStatistics(field, term, context)));
+  return { docs: Uint32Array.from(docs), scores: Float64Array.from(docs, (doc, i) => scorer.score(freqs[i], lengthToNorm(index.lengths[doc]))) };
+}
+
+/** Field names a `multi_match` entry names: the field itself, or those a `*` pattern matches. */
+function expandField(pattern: string, mappings: Mappings): string[] {
+  if (!pattern.includes('*')) return [pattern];
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`);
+  return [...mappings.fields.keys()].filter((name) => regex.test(name));
+}
+
+function postingsOf(index: TextIndex, n: number): Matches {
+  return { docs: index.docs.subarray(index.starts[n], index.starts[n + 1]) };
+}
+
+function scoredPostings(index: TextIndex, n: number, scorer: { score(freq: number, norm: number): number }): Matches {
+  const from = index.starts[n], to = index.starts[n + 1];
+  const docs = index.docs.subarray(from, to);
+  const scores = new Float64Array(to - from);
+  for (let p = from; p < to; p++) scores[p - from] = scorer.score(index.freqs[p], lengthToNorm(index.lengths[index.docs[p]]));
+  return { docs, scores };
+}
+
+/** A text term's statistics over the shard. */
+function textStatistics(field: string, term: string, context: SegmentContext): TermStatistics {
+  let docFreq = 0, docCount = 0, sumTotalTermFreq = 0;
+  for (const { segment } of context.shard) {
+    const index = segment.texts.get(field);
+    if (!index) continue;
+    docCount += index.docCount;
+    sumTotalTermFreq += index.sumTotalTermFreq;
+    const n = termNumber(index, term);
+    if (n >= 0) docFreq += index.starts[n + 1] - index.starts[n];
+  }
+  return { docFreq, docCount, sumTotalTermFreq };
+}
+
+/** A keyword term's statistics over the shard: documents only (a keyword has no frequencies), so sumTotalTermFreq is the value count. */
+function keywordStatistics(field: string, term: string, context: SegmentContext): TermStatistics {
+  let docFreq = 0, docCount = 0, sumTotalTermFreq = 0;
+  for (const { segment } of context.shard) {
+    const column = segment.columns.get(field) as KeywordColumn | undefined;
+    if (column?.kind !== 'keyword') continue;
+    const at = lowerBound(column.terms, term);
+    const ord = column.terms[at] === term ? at : -1;
+    for (let doc = 0; doc < segment.count; doc++) {
+      let values = 0, has = false;
+      forEachValue(column, doc, (v) => {
+        values++;
+        has ||= v === ord;
+      });
+      if (values > 0) docCount++;
+      sumTotalTermFreq += values;
+      if (has) docFreq++;
+    }
+  }
+  return { docFreq, docCount, sumTotalTermFreq };
+}
+
+/** A keyword column's ordinals whose term passes `test`, as a test on ordinals. */
+function keywordOrdinals(column: KeywordColumn, test: (term: string) => boolean): (ord: number) => boolean {
+  const pass = new Uint8Array(column.terms.length);
+  column.terms.forEach((term, ord) => (pass[ord] = test(term) ? 1 : 0));
+  return (ord) => pass[ord] === 1;
+}
+
+/** Documents with at least one value passing `test`. */
+function valuesWhere(column: FieldColumn, test: (value: number) => boolean): Matches {
+  const docs: number[] = [];
+  const n = column.min.length;
+  for (let doc = 0; doc < n; doc++) {
+    let hit = false;
+    forEachValue(column, doc, (value) => {
+      hit ||= test(value);
+    });
+    if (hit) docs.push(doc);
+  }
+  return { docs: Uint32Array.from(docs) };
+}
+
+function docsWhere(count: number, test: (doc: number) => boolean): Matches {
+  const docs: number[] = [];
+  for (let doc = 0; doc < count; doc++) if (test(doc)) docs.push(doc);
+  return { docs: Uint32Array.from(docs) };
+}

@@ -1,0 +1,143 @@
+/**
+ * What a query matches in one segment: local ordinals in ascending order and, when the query
+ * scores, each match's score (float32 values). The set operations combine scores as Lucene's
+ * scorers do: a conjunction or a disjunction adds its clauses' scores in double and rounds to
+ * float once (reference §1.7).
+ */
+
+export interface Matches {
+  docs: Uint32Array;
+  /** Per match, when scored. */
+  scores?: Float64Array;
+}
+
+export const NO_MATCHES: Matches = { docs: new Uint32Array(0) };
+
+/** Every document of a segment of `count`, each scoring `score` when given. */
+export function allDocs(count: number, score?: number): Matches {
+  const docs = new Uint32Array(count);
+  for (let i = 0; i < count; i++) docs[i] = i;
+  return score === undefined ? { docs } : { docs, scores: new Float64Array(count).fill(score) };
+}
+
+/** Documents matching every input; the scores of the scored inputs summed (double, then float32). */
+export function intersect(inputs: readonly Matches[], scored: boolean): Matches {
+  if (inputs.length === 0) return NO_MATCHES;
+  const order = inputs.map((_, i) => i).sort((a, b) => inputs[a].docs.length - inputs[b].docs.length);
+  const smallest = inputs[order[0]];
+  const cursors = new Int32Array(inputs.length);
+  const docs: number[] = [];
+  const scores: number[] = [];
+  outer: for (let i = 0; i < smallest.docs.length; i++) {
+    const doc = smallest.docs[i];
+    let sum = 0;
+    for (let k = 0; k < inputs.length; k++) {
+      const input = inputs[k];
+      const at = advance(input.docs, cursors[k], doc);
+      cursors[k] = at;
+      if (at >= input.docs.length || input.docs[at] !== doc) continue outer;
+      if (input.scores) sum += input.scores[at];
+    }
+    docs.push(doc);
+    if (scored) scores.push(Math.fround(sum));
+  }
+  return scored ? { docs: Uint32Array.from(docs), scores: Float64Array.from(scores) } : { docs: Uint32Array.from(docs) };
+}
+
+/**
+ * Documents matching at least `minimum` inputs (1 by default); the matching inputs' scores summed
+ * (double, then float32).
+ */
+export function unite(inputs: readonly Matches[], scored: boolean, minimum = 1): Matches {
+  const live = inputs.filter((input) => input.docs.length > 0);
+  if (live.length < minimum || live.length === 0) return NO_MATCHES;
+  const cursors = new Int32Array(live.length);
+  const docs: number[] = [];
+  const scores: number[] = [];
+  for (;;) {
+    let doc = Infinity;
+    for (let k = 0; k < live.length; k++) if (cursors[k] < live[k].docs.length && live[k].docs[cursors[k]] < doc) doc = live[k].docs[cursors[k]];
+    if (doc === Infinity) break;
+    let count = 0, sum = 0;
+    for (let k = 0; k < live.length; k++) {
+      if (cursors[k] >= live[k].docs.length || live[k].docs[cursors[k]] !== doc) continue;
+      count++;
+      if (live[k].scores) sum += live[k].scores![cursors[k]];
+      cursors[k]++;
+    }
+    if (count < minimum) continue;
+    docs.push(doc);
+    if (scored) scores.push(Math.fround(sum));
+  }
+  return scored ? { docs: Uint32Array.from(docs), scores: Float64Array.from(scores) } : { docs: Uint32Array.from(docs) };
+}
+
+/** Lucene's DisjunctionMaxScorer: the best clause score plus `tieBreaker` times the others' sum. */
+export function disjunctionMax(inputs: readonly Matches[], scored: boolean, tieBreaker: number): Matches {
+  const union = unite(inputs, false);
+  if (!scored) return union;
+  const scores = new Float64Array(union.docs.length);
+  const cursors = new Int32Array(inputs.length);
+  union.docs.forEach((doc, i) => {
+    let max = -Infinity, others = 0;
+    for (let k = 0; k < inputs.length; k++) {
+      const input = inputs[k];
+      const at = advance(input.docs, cursors[k], doc);
+      cursors[k] = at;
+      if (at >= input.docs.length || input.docs[at] !== doc) continue;
+      const score = input.scores ? input.scores[at] : 0;
+      if (score > max) {
+        if (max !== -Infinity) others += max;
+        max = score;
+      } else others += score;
+    }
+    scores[i] = Math.fround(max + Math.fround(tieBreaker) * others);
+  });
+  return { docs: union.docs, scores };
+}
+
+/** `matches` minus the documents of `excluded`. */
+export function subtract(matches: Matches, excluded: Matches): Matches {
+  if (excluded.docs.length === 0) return matches;
+  const keep: number[] = [];
+  let at = 0;
+  matches.docs.forEach((doc, i) => {
+    at = advance(excluded.docs, at, doc);
+    if (at >= excluded.docs.length || excluded.docs[at] !== doc) keep.push(i);
+  });
+  return pick(matches, keep);
+}
+
+/** Only the matches whose document passes `keep`. */
+export function filterMatches(matches: Matches, keep: (doc: number) => boolean): Matches {
+  const kept: number[] = [];
+  matches.docs.forEach((doc, i) => keep(doc) && kept.push(i));
+  return kept.length === matches.docs.length ? matches : pick(matches, kept);
+}
+
+/** The same documents, each scoring `score` (or unscored). */
+export function constantScore(matches: Matches, score: number | undefined): Matches {
+  return score === undefined ? { docs: matches.docs } : { docs: matches.docs, scores: new Float64Array(matches.docs.length).fill(Math.fround(score)) };
+}
+
+function pick(matches: Matches, indices: readonly number[]): Matches {
+  const docs = Uint32Array.from(indices, (i) => matches.docs[i]);
+  return matches.scores ? { docs, scores: Float64Array.from(indices, (i) => matches.scores![i]) } : { docs };
+}
+
+/** The first index at or after `from` whose document is not below `doc` (galloping, then binary search). */
+function advance(docs: Uint32Array, from: number, doc: number): number {
+  let step = 1, hi = from;
+  while (hi < docs.length && docs[hi] < doc) {
+    from = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  hi = Math.min(hi, docs.length);
+  while (from < hi) {
+    const mid = (from + hi) >>> 1;
+    if (docs[mid] < doc) from = mid + 1;
+    else hi = mid;
+  }
+  return from;
+}
