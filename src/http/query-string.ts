@@ -6,8 +6,8 @@
  *
  * What Lucene decides while parsing is decided here the same way: the occurrence of each clause
  * (`AND`/`OR`/`NOT`/`+`/`-` without precedence, QueryParserBase.addClause), a group of one clause
- * without a modifier being that clause, boosts multiplied down, escapes removed, wildcard terms
- * lowercased. Text is otherwise kept as written, for the engine to analyze per field.
+ * without a modifier being that clause, boosts multiplied down, escapes removed. Text is kept as
+ * written, for the engine to analyze per field (and to lowercase wildcards on text fields).
  *
  * Text Lucene rejects gives `{ syntaxError }` with Lucene's message. What deeppage cannot run
  * throws a 400 `illegal_argument_exception` instead: regular expressions (`/ab+c/`) and fuzzy
@@ -411,7 +411,7 @@ class Parser {
       case WILDTERM:
         return { kind: 'wildcard', field, pattern: wildcardPattern(token.image), boost: 1 };
       case PREFIXTERM:
-        return { kind: 'wildcard', field, pattern: `${escapeWildcards(lowercase(unescape(token.image.slice(0, -1))))}*`, boost: 1 };
+        return { kind: 'wildcard', field, pattern: `${escapeWildcards(unescape(token.image.slice(0, -1)))}*`, boost: 1 };
       case REGEXPTERM:
         return this.refuse('[query_string] regular expressions are not supported by deeppage yet', field, text);
     }
@@ -597,24 +597,17 @@ function unescape(input: string): string {
 }
 
 /**
- * A wildcard term as Elasticsearch normalizes it for a text field (normalizeWildcardPattern with
- * the standard analyzer): lowercased except `*`, `?` and escaped characters, which stay literal.
- * In the result `\` escapes only `*`, `?` and `\`.
+ * A wildcard term with its escapes resolved: `*` and `?` are wildcards unless escaped, and in the
+ * result `\` escapes only `*`, `?` and `\`. Case is kept: the engine lowercases it for text fields,
+ * as Elasticsearch normalizes a pattern with the field's analyzer (a keyword field keeps it as written).
  */
 function wildcardPattern(image: string): string {
   return image.replace(/\\([\s\S])|([*?])|([^\\*?]+)/g, (_, escaped: string | undefined, wildcard: string | undefined, plain: string | undefined) =>
-    escaped !== undefined ? escapeWildcards(escaped) : (wildcard ?? lowercase(plain!)),
+    escaped !== undefined ? escapeWildcards(escaped) : (wildcard ?? plain!),
   );
 }
 
 const escapeWildcards = (literal: string) => literal.replace(/[\\*?]/g, '\\$&');
-
-/** Per code point, as Lucene's LowerCaseFilter (Character.toLowerCase): `İ` gives `i`, not `i̇`. */
-function lowercase(text: string): string {
-  let out = '';
-  for (const c of text) out += String.fromCodePoint(c.toLowerCase().codePointAt(0)!);
-  return out;
-}
 
 /** `(int) Float.parseFloat(text)`: truncated, saturated to int, NaN → 0; undefined where Java throws. */
 function javaFloatToInt(text: string): number | undefined {

@@ -58,6 +58,9 @@ describe('default corpus', () => {
       expect(response.hits.hits.map((h) => h._id).sort()).toEqual(atLeast.map((c) => String(c.cityId)).sort());
       expect(response.hits.hits.every((h) => h._score === null)).toBe(true);
       expect((await client.count({ index: 'cities', q: 'name:paris' })).count).toBe(paris.length);
+      // Wildcards: a keyword takes the pattern as written, a text field's analyzer lowercases it.
+      expect((await client.count({ index: 'cities', q: 'country:F*' })).count).toBe(cities.filter((c) => c.country.startsWith('F')).length);
+      expect((await client.count({ index: 'cities', q: 'name:PARI*' })).count).toBe(cities.filter((c) => analyze(c.name).some((t) => t.startsWith('pari'))).length);
     } finally {
       await client.close();
       await server.close();

@@ -4,6 +4,7 @@
  * when none is given, each such term a `dis_max` (tie breaker 0) of its per-field queries; type
  * mismatches are lenient when all fields are searched.
  */
+import { lowercase } from '../analysis/standard-analyzer.ts';
 import { badRequest } from '../errors.ts';
 import type { Mappings } from '../mapping.ts';
 import type { QsNode, Query, QueryStringQuery } from './query.ts';
@@ -42,7 +43,8 @@ export function resolveQueryString(query: QueryStringQuery, mappings: Mappings):
       case 'wildcard':
         if (node.pattern === '*' && (node.field === undefined || node.field === '*')) return { kind: 'match_all', boost: node.boost };
         if (node.pattern === '*') return perField(node.field, (field) => ({ kind: 'exists', field, boost: 1 }), node.boost);
-        return perField(node.field, (field) => ({ kind: 'wildcard', field, value: node.pattern, caseInsensitive: false, boost: 1 }), node.boost, true);
+        // A text field's analyzer lowercases the pattern; a keyword field takes it as written.
+        return perField(node.field, (field) => ({ kind: 'wildcard', field, value: mappings.get(field)?.type === 'text' ? lowercase(node.pattern) : node.pattern, caseInsensitive: false, boost: 1 }), node.boost, true);
       case 'exists':
         return { kind: 'exists', field: node.field, boost: node.boost };
     }

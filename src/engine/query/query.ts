@@ -95,7 +95,7 @@ export type QsNode =
   | { kind: 'phrase'; field?: string; text: string; slop: number; boost: number }
   /** `[a TO b]`, `{a TO b}`, mixed; `*` leaves an end open; `>10`, `>=10`, `<10`, `<=10`. */
   | { kind: 'range'; field?: string; lower?: string; upper?: string; includeLower: boolean; includeUpper: boolean; boost: number }
-  /** A term with `?` or `*` (a trailing `*` alone is a prefix); lowercased as the field's analyzer would. */
+  /** A term with `?` or `*` (a trailing `*` alone is a prefix), case as written; `\\` escapes `*`, `?` and `\\`. */
   | { kind: 'wildcard'; field?: string; pattern: string; boost: number }
   /** `_exists_:field`. */
   | { kind: 'exists'; field: string; boost: number };
