@@ -29,12 +29,13 @@ interface Given {
   source?: SourceFilter;
   query?: Query;
   trackTotalHits?: boolean | number;
+  trackScores?: boolean;
   after?: unknown[];
   pit?: { id: string; keepAliveMs?: number };
 }
 
 /** Body keys that cannot change the hits deeppage returns (one node, no timeouts, no scoring work). */
-const IGNORED_KEYS = new Set(['timeout', 'track_scores', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields', 'profile']);
+const IGNORED_KEYS = new Set(['timeout', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields', 'profile']);
 
 /** Body keys ES understands and deeppage does not implement yet. */
 const UNSUPPORTED_KEYS = new Set([
@@ -46,7 +47,7 @@ const UNSUPPORTED_KEYS = new Set([
 const QUERY_STRING_PARAMS = ['df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
 
 /** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
-const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll', 'q', ...QUERY_STRING_PARAMS];
+const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll', 'track_scores', 'q', ...QUERY_STRING_PARAMS];
 const PAGING: readonly Paging[] = ['sorted_runs', 'top_k'];
 
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
@@ -59,7 +60,7 @@ export const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path']
 const IGNORED_PARAMS = [
   'timeout', 'request_cache', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'preference', 'routing', 'typed_keys',
   'batched_reduce_size', 'ccs_minimize_roundtrips', 'search_type', 'allow_partial_search_results', 'max_concurrent_shard_requests',
-  'pre_filter_shard_size', 'track_scores', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields',
+  'pre_filter_shard_size', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields',
 ];
 
 const UNSUPPORTED_PARAMS = new Set(['terminate_after']);
@@ -96,6 +97,8 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (trackTotalHits !== undefined) request.trackTotalHits = trackTotalHits;
   if (query.paging !== undefined) request.paging = pagingParam(query.paging);
   if (given.after !== undefined) request.after = given.after;
+  if (query.track_scores !== undefined) request.trackScores = booleanParam(query.track_scores);
+  else if (given.trackScores !== undefined) request.trackScores = given.trackScores;
   if (given.pit !== undefined) request.pit = given.pit;
   if (query.scroll !== undefined) request.scroll = timeValueMs('scroll', query.scroll);
   validate(request, query, given, hasIndex);
@@ -141,6 +144,11 @@ function readBody(body: unknown, given: Given): void {
         break;
       case 'query':
         given.query = parseQueryDsl(value);
+        break;
+      case 'track_scores':
+        // Jackson's booleanValue takes the strings too.
+        if (typeof value !== 'boolean' && value !== 'true' && value !== 'false') throw badRequest('x_content_parse_exception', '[track_scores] failed to parse field value');
+        given.trackScores = value === true || value === 'true';
         break;
       case 'track_total_hits':
         given.trackTotalHits = typeof value === 'boolean' ? value : trackTotalHits(value, () => bodyInt(key, value));

@@ -168,6 +168,17 @@ describe('queries against a plain reference', () => {
       ['2', Math.fround(0.15512443)],
     ]);
     expect(hits.max_score).toBe(Math.fround(0.22108284));
+
+    // Sorted by a field, hits carry no score unless track_scores asks for them.
+    const sort = [{ kind: 'doc' as const, order: 'desc' as const }];
+    const plain = engine.search('scores', searchRequest({ query, sort })).hits;
+    expect([plain.max_score, ...plain.hits.map((h) => h._score)]).toEqual([null, null, null]);
+    const tracked = engine.search('scores', searchRequest({ query, sort, trackScores: true })).hits;
+    expect(tracked.hits.map((h) => [h._id, h._score])).toEqual([
+      ['2', Math.fround(0.15512443)],
+      ['1', Math.fround(0.22108284)],
+    ]);
+    expect(tracked.max_score).toBe(Math.fround(0.22108284));
   });
 });
 

@@ -214,10 +214,16 @@ describe('body keys', () => {
 
   it('accepts and ignores the ones kept for compatibility', () => {
     const body = {
-      ...{ timeout: '1s', track_scores: true, explain: false, version: true },
+      ...{ timeout: '1s', explain: false, version: true },
       ...{ seq_no_primary_term: true, stored_fields: ['a'], docvalue_fields: [], profile: false },
     };
     expect(parse({}, body)).toEqual(searchRequest());
+  });
+
+  it('reads track_scores from the body or the URI (which wins)', () => {
+    expect(parse({}, { track_scores: true }).trackScores).toBe(true);
+    expect(parse({ track_scores: 'false' }, { track_scores: true }).trackScores).toBe(false);
+    expect(refusal(() => parse({}, { track_scores: 3 }))).toEqual([400, 'x_content_parse_exception', '[track_scores] failed to parse field value']);
   });
 
   it.each([

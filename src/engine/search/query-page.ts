@@ -33,8 +33,8 @@ export interface QueryPage {
 }
 
 /** @param after `search_after` values as the client sent them (checked by the caller against the sort). */
-export function queryPage(query: Query, segments: readonly SegmentRef[], targets: readonly IndexSnapshot[], plan: SortPlan, from: number, size: number, runs: RunCache, after?: readonly unknown[]): QueryPage {
-  const scored = !plan.byField || plan.tracksScore;
+/** @param scored whether hits carry scores (sorted by them, a `_score` clause, or `track_scores`). */
+export function queryPage(query: Query, segments: readonly SegmentRef[], targets: readonly IndexSnapshot[], plan: SortPlan, scored: boolean, from: number, size: number, runs: RunCache, after?: readonly unknown[]): QueryPage {
   const now = Date.now();
   const want = from + size;
   // The order: the plan's clauses, `_score` ones included as real keys; `_score` descending when none.

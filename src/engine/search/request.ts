@@ -51,6 +51,8 @@ export interface SearchRequest {
   restTotalHitsAsInt: boolean;
   source: SourceFilter;
   query: Query;
+  /** Compute and show scores when sorting by a field (ES's `track_scores`). */
+  trackScores: boolean;
   paging: Paging;
   /** `search_after`: the sort values of the hit to continue after, as the client sent them. */
   after?: unknown[];
@@ -73,6 +75,7 @@ export function searchRequest(overrides: Partial<SearchRequest> = {}): SearchReq
     restTotalHitsAsInt: false,
     source: { includes: [], excludes: [] },
     query: { kind: 'match_all', boost: 1 },
+    trackScores: false,
     paging: 'sorted_runs',
     ...overrides,
   };

@@ -55,6 +55,8 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   const after = request.after && (query.kind === 'match_all' ? searchAfter(request.after, plan, from, targets) : checkAfter(request.after, plan, from, targets));
   const { segments, liveCount } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
 
+  // Hits carry scores when sorted by them, or asked for (`track_scores`).
+  const showsScore = !plan.byField || plan.tracksScore || request.trackScores;
   // match_all scores every hit alike (its boost), so its pages need no scores.
   const matchAllScore = query.kind === 'match_all' ? query.boost : MATCH_ALL_SCORE;
   let page: PageEntry[];
@@ -63,7 +65,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   let maxScore: number | null = null;
   try {
     if (query.kind !== 'match_all') {
-      const found = queryPage(query, segments, targets, plan, from, size, runs, request.after);
+      const found = queryPage(query, segments, targets, plan, showsScore, from, size, runs, request.after);
       ({ page, scores, total: totalHits, maxScore } = found);
     } else if (size === 0) page = [];
     else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, runs) : from, size, runs);
@@ -73,8 +75,8 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     runs.trim();
   }
   const docs = request.source === false ? [] : loadPage(page, targets, load);
-  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i], scores ? scores[i] : matchAllScore));
-  if (query.kind === 'match_all' && hits.length > 0 && (!plan.byField || plan.tracksScore)) maxScore = matchAllScore;
+  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i], showsScore ? (scores ? scores[i] : matchAllScore) : null));
+  if (query.kind === 'match_all' && hits.length > 0 && showsScore) maxScore = matchAllScore;
   const failedShards = failedTargets.reduce((n, t) => n + t.shards.length, 0);
   return {
     took: Math.round(performance.now() - started),
@@ -167,18 +169,18 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
   return docs;
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined, score: number): Hit {
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined, score: number | null): Hit {
   const { segment } = entry.live;
   const hit: Hit = {
     _index: target.index.name,
     _id: segment.ids.id(entry.local),
-    _score: !plan.byField || plan.tracksScore ? score : null,
+    _score: score,
   };
   const routing = segment.routings.get(entry.local);
   if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
   if (request.source !== false) hit._source = sourceOf(source ?? '{}', request.source);
-  if (plan.byField) hit.sort = plan.values(entry, entry.local, score);
+  if (plan.byField) hit.sort = plan.values(entry, entry.local, score ?? MATCH_ALL_SCORE);
   return hit;
 }
 
