@@ -37,43 +37,38 @@ export interface TextIndex {
 /** The field's values of each document, as given (strings; numbers and booleans as their text). */
 export function buildTextIndex(valuesOf: (doc: number) => readonly (string | number)[] | undefined, count: number): TextIndex {
   const lengths = new Int32Array(count).fill(-1);
-  // Per term (first-seen number): its documents and, per document, its positions.
-  const numbers = new Map<string, number>();
-  const postings: { docs: number[]; positions: number[][] }[] = [];
+  const numbers = new Map<string, number>(); // term → first-seen number
+  const occurrences = new Occurrences();
   for (let doc = 0; doc < count; doc++) {
     const values = valuesOf(doc);
     if (values === undefined) continue;
     let position = 0, length = 0;
-    values.forEach((value, v) => {
+    for (let v = 0; v < values.length; v++) {
       if (v > 0) position += POSITION_INCREMENT_GAP;
-      for (const term of analyze(String(value))) {
+      for (const term of analyze(String(values[v]))) {
         let n = numbers.get(term);
-        if (n === undefined) {
-          numbers.set(term, (n = postings.length));
-          postings.push({ docs: [], positions: [] });
-        }
-        const list = postings[n];
-        if (list.docs[list.docs.length - 1] !== doc) {
-          list.docs.push(doc);
-          list.positions.push([]);
-        }
-        list.positions[list.positions.length - 1].push(position++);
+        if (n === undefined) numbers.set(term, (n = numbers.size));
+        occurrences.push(n, doc, position++);
         length++;
       }
-    });
+    }
     lengths[doc] = length;
   }
   const terms = sortedDistinct(numbers.keys());
-  return pack(terms, (t) => postings[numbers.get(terms[t])!], lengths);
+  const rank = new Uint32Array(numbers.size); // first-seen number → place in sorted order
+  terms.forEach((term, t) => (rank[numbers.get(term)!] = t));
+  return pack(terms, occurrences, rank, lengths);
 }
 
 /**
- * The indexes' documents at `locals` (per part, in order) as one index: how a merge keeps a text
- * field. Each part's postings are walked once, documents renumbered, deleted ones dropped.
+ * The indexes' documents at `locals` (per part, ascending, as a merge keeps a segment's live
+ * documents) as one index. Each part's postings are walked once, documents renumbered, deleted
+ * ones dropped.
  */
 export function concatTextIndexes(parts: readonly { index: TextIndex | undefined; locals: ArrayLike<number> }[], count: number): TextIndex {
   const lengths = new Int32Array(count).fill(-1);
-  const byTerm = new Map<string, { docs: number[]; positions: number[][] }>();
+  const numbers = new Map<string, number>();
+  const occurrences = new Occurrences();
   let base = 0;
   for (const { index, locals } of parts) {
     if (index) {
@@ -83,53 +78,92 @@ export function concatTextIndexes(parts: readonly { index: TextIndex | undefined
         renumber[locals[i]] = base + i;
         lengths[base + i] = index.lengths[locals[i]];
       }
-      index.terms.forEach((term, t) => {
+      for (let t = 0; t < index.terms.length; t++) {
+        let n = -1;
         for (let p = index.starts[t]; p < index.starts[t + 1]; p++) {
           const doc = renumber[index.docs[p]];
           if (doc < 0) continue;
-          let list = byTerm.get(term);
-          if (!list) byTerm.set(term, (list = { docs: [], positions: [] }));
-          list.docs.push(doc);
+          if (n < 0) {
+            const term = index.terms[t];
+            n = numbers.get(term) ?? numbers.size;
+            if (n === numbers.size) numbers.set(term, n);
+          }
           const from = index.positionStarts[p];
-          list.positions.push(Array.from(index.positions.subarray(from, from + index.freqs[p])));
+          for (let k = 0; k < index.freqs[p]; k++) occurrences.push(n, doc, index.positions[from + k]);
         }
-      });
+      }
     }
     base += locals.length;
   }
-  const terms = sortedDistinct(byTerm.keys());
-  return pack(terms, (t) => byTerm.get(terms[t])!, lengths);
+  const terms = sortedDistinct(numbers.keys());
+  const rank = new Uint32Array(numbers.size);
+  terms.forEach((term, t) => (rank[numbers.get(term)!] = t));
+  return pack(terms, occurrences, rank, lengths);
 }
 
-function pack(terms: string[], postingsOf: (t: number) => { docs: number[]; positions: number[][] }, lengths: Int32Array): TextIndex {
-  let postingCount = 0, positionCount = 0;
-  for (let t = 0; t < terms.length; t++) {
-    const list = postingsOf(t);
-    postingCount += list.docs.length;
-    for (const p of list.positions) positionCount += p.length;
+/** Every (term, document, position) of a field, in flat growable arrays: no object per posting. */
+class Occurrences {
+  terms = new Uint32Array(1024);
+  docs = new Uint32Array(1024);
+  positions = new Uint32Array(1024);
+  length = 0;
+
+  push(term: number, doc: number, position: number): void {
+    if (this.length === this.terms.length) {
+      const grow = (a: Uint32Array) => {
+        const b = new Uint32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.terms = grow(this.terms);
+      this.docs = grow(this.docs);
+      this.positions = grow(this.positions);
+    }
+    this.terms[this.length] = term;
+    this.docs[this.length] = doc;
+    this.positions[this.length++] = position;
   }
+}
+
+/**
+ * The occurrences grouped by term (in sorted order) by a counting sort, then by document and
+ * position: within a term, documents and positions keep the order they came in, which is ascending
+ * (documents in order, and a merge's parts in order with increasing bases).
+ */
+function pack(terms: string[], occurrences: Occurrences, rank: Uint32Array, lengths: Int32Array): TextIndex {
+  const n = occurrences.length;
+  // Occurrences per term, then each term's first slot.
+  const slots = new Uint32Array(terms.length + 1);
+  for (let i = 0; i < n; i++) slots[rank[occurrences.terms[i]] + 1]++;
+  for (let t = 0; t < terms.length; t++) slots[t + 1] += slots[t];
+  const positions = new Uint32Array(n);
+  const docOf = new Uint32Array(n);
+  const next = slots.slice(0, terms.length);
+  for (let i = 0; i < n; i++) {
+    const at = next[rank[occurrences.terms[i]]]++;
+    positions[at] = occurrences.positions[i];
+    docOf[at] = occurrences.docs[i];
+  }
+  // Postings: runs of one document within a term.
+  let postingCount = 0;
+  for (let t = 0; t < terms.length; t++) for (let i = slots[t]; i < slots[t + 1]; i++) if (i === slots[t] || docOf[i] !== docOf[i - 1]) postingCount++;
   const starts = new Uint32Array(terms.length + 1);
   const docs = new Uint32Array(postingCount);
   const freqs = new Uint32Array(postingCount);
   const positionStarts = new Uint32Array(postingCount + 1);
-  const positions = new Uint32Array(positionCount);
-  let p = 0, at = 0;
+  let p = 0;
   for (let t = 0; t < terms.length; t++) {
-    const list = postingsOf(t);
-    // Documents may come out of order from a merge of parts; positions stay with their document.
-    const order = list.docs.map((_, i) => i);
-    if (!isAscending(list.docs)) order.sort((a, b) => list.docs[a] - list.docs[b]);
-    for (const i of order) {
-      docs[p] = list.docs[i];
-      freqs[p] = list.positions[i].length;
-      positionStarts[p] = at;
-      positions.set(list.positions[i], at);
-      at += list.positions[i].length;
-      p++;
+    for (let i = slots[t]; i < slots[t + 1]; i++) {
+      if (i === slots[t] || docOf[i] !== docOf[i - 1]) {
+        docs[p] = docOf[i];
+        positionStarts[p] = i;
+        p++;
+      }
+      freqs[p - 1]++;
     }
     starts[t + 1] = p;
   }
-  positionStarts[p] = at;
+  positionStarts[p] = n;
   let docCount = 0, sumTotalTermFreq = 0;
   for (const length of lengths) {
     if (length <= 0) continue;
@@ -137,11 +171,6 @@ function pack(terms: string[], postingsOf: (t: number) => { docs: number[]; posi
     sumTotalTermFreq += length;
   }
   return { kind: 'text', terms, starts, docs, freqs, positionStarts, positions, lengths, docCount, sumTotalTermFreq };
-}
-
-function isAscending(values: readonly number[]): boolean {
-  for (let i = 1; i < values.length; i++) if (values[i] < values[i - 1]) return false;
-  return true;
 }
 
 /** The term's number in the index, or -1. */
