@@ -7,6 +7,7 @@
  */
 import { analyze } from '../analysis/standard-analyzer.ts';
 import { illegalArgument } from '../errors.ts';
+import { escapeRegExp, globPattern } from '../patterns.ts';
 import { parseValue, type FieldMapping, type Mappings } from '../mapping.ts';
 import { forEachValue, type FieldColumn, type KeywordColumn } from '../segments/segment.ts';
 import { termNumber, type TextIndex } from '../segments/postings.ts';
@@ -24,6 +25,8 @@ export interface SegmentContext {
   live: LiveSegment;
   /** Every segment of the shard, for term statistics. */
   shard: readonly LiveSegment[];
+  /** The shard's term statistics computed so far in this search, by field and term (one per shard, owned by the search). */
+  statistics: Map<string, TermStatistics>;
   mappings: Mappings;
   /** `now` for date math, fixed for the whole search. */
   now: number;
@@ -120,7 +123,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     const numbers = matches(index);
     if (numbers.length === 0) return NO_MATCHES;
     if (numbers.length > 1 || !scored) return constantScore(unite(numbers.map((n) => postingsOf(index, n)), false), scored ? boost : undefined);
-    return scoredPostings(index, numbers[0], termScorer(boost, textStatistics(field, term, context)));
+    return scoredPostings(index, numbers[0], termScorer(boost, statistics('text', field, term, context)));
   }
   if (mapping.type === 'keyword') {
     const term = String(value);
@@ -129,7 +132,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     const docs = valuesWhere(column, keywordOrdinals(column, (t) => (caseInsensitive ? t.toLowerCase() === term.toLowerCase() : t === term)));
     if (!scored) return docs;
     // Keywords keep no norms or frequencies: every match scores as freq 1, length 1.
-    const scorer = termScorer(boost, keywordStatistics(field, term, context));
+    const scorer = termScorer(boost, statistics('keyword', field, term, context));
     return { docs: docs.docs, scores: new Float64Array(docs.docs.length).fill(scorer.score(1, 1)) };
   }
   const number = fieldNumber(mapping, field, value);
@@ -214,16 +217,14 @@ function wildcardTest(pattern: string, caseInsensitive: boolean): (term: string)
   let source = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) source += escapeRegExpChar(pattern[++i]);
+    if (c === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
     else if (c === '*') source += '.*';
     else if (c === '?') source += '.';
-    else source += escapeRegExpChar(c);
+    else source += escapeRegExp(c);
   }
-  const regex = new RegExp(`^${source}$`, caseInsensitive ? 'su' + 'i' : 'su');
+  const regex = new RegExp(`^${source}$`, caseInsensitive ? 'sui' : 'su');
   return (term) => regex.test(term);
 }
-
-const escapeRegExpChar = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 function matchQuery(
   field: string,
@@ -280,14 +281,14 @@ function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQue
     }
   }
   if (!scored) return { docs: Uint32Array.from(docs) };
-  const scorer = phraseScorer(boost, terms.map((term) => textStatistics(field, term, context)));
+  const scorer = phraseScorer(boost, terms.map((term) => statistics('text', field, term, context)));
   return { docs: Uint32Array.from(docs), scores: Float64Array.from(docs, (doc, i) => scorer.score(freqs[i], lengthToNorm(index.lengths[doc]))) };
 }
 
 /** Field names a `multi_match` entry names: the field itself, or those a `*` pattern matches. */
 function expandField(pattern: string, mappings: Mappings): string[] {
   if (!pattern.includes('*')) return [pattern];
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`);
+  const regex = globPattern(pattern);
   return [...mappings.fields.keys()].filter((name) => regex.test(name));
 }
 
@@ -301,6 +302,14 @@ function scoredPostings(index: TextIndex, n: number, scorer: { score(freq: numbe
   const scores = new Float64Array(to - from);
   for (let p = from; p < to; p++) scores[p - from] = scorer.score(index.freqs[p], lengthToNorm(index.lengths[index.docs[p]]));
   return { docs, scores };
+}
+
+/** A term's statistics over the shard, computed once per search. */
+function statistics(kind: 'text' | 'keyword', field: string, term: string, context: SegmentContext): TermStatistics {
+  const key = JSON.stringify([kind, field, term]);
+  let stats = context.statistics.get(key);
+  if (!stats) context.statistics.set(key, (stats = kind === 'text' ? textStatistics(field, term, context) : keywordStatistics(field, term, context)));
+  return stats;
 }
 
 /** A text term's statistics over the shard. */

@@ -6,6 +6,7 @@
  */
 import { lowercase } from '../analysis/standard-analyzer.ts';
 import { badRequest } from '../errors.ts';
+import { globPattern } from '../patterns.ts';
 import type { Mappings } from '../mapping.ts';
 import type { QsNode, Query, QueryStringQuery } from './query.ts';
 
@@ -52,7 +53,7 @@ export function resolveQueryString(query: QueryStringQuery, mappings: Mappings):
 
   /** One query per field the clause names (its own, a pattern's, or the defaults), as a dis_max when several. */
   function perField(field: string | undefined, build: (field: string) => Query, boost: number, termsOnly = false): Query {
-    let fields = field === undefined ? defaults : field.includes('*') ? [...mappings.fields.keys()].filter(globTest(field)) : [field];
+    let fields = field === undefined ? defaults : field.includes('*') ? [...mappings.fields.keys()].filter((name) => globPattern(field).test(name)) : [field];
     // Lenient searches skip the fields whose type cannot take the clause (wildcards need terms).
     if (termsOnly && (field === undefined || lenient)) fields = fields.filter((name) => ['keyword', 'text'].includes(mappings.get(name)?.type ?? ''));
     if (fields.length === 0) return { kind: 'match_none', boost };
@@ -64,9 +65,4 @@ export function resolveQueryString(query: QueryStringQuery, mappings: Mappings):
 
 function withBoost(query: Query, boost: number): Query {
   return boost === 1 ? query : { ...query, boost: Math.fround(query.boost * boost) };
-}
-
-function globTest(pattern: string): (name: string) => boolean {
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`);
-  return (name) => regex.test(name);
 }

@@ -11,6 +11,7 @@ import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
 import { filterMatches, type Matches } from '../query/matches.ts';
 import { matchSegment } from '../query/execute.ts';
+import type { TermStatistics } from '../query/bm25.ts';
 import type { Query } from '../query/query.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
@@ -47,11 +48,16 @@ export function queryPage(query: Query, segments: readonly SegmentRef[], targets
   const inputs: MergeInput[] = [];
   const scoreOf: Map<number, number>[] = [];
   let total = 0, maxScore = -Infinity;
+  // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
+  const statsByShard = new Map<object, Map<string, TermStatistics>>();
   for (const segment of segments) {
     const { live } = segment;
     const target = targets[segment.target];
     const shard = target.shards.find((s) => s.shard === segment.shard)!;
-    const all = shardFailures(targets, () => matchSegment(query, { live, shard: shard.segments, mappings: target.index.mappings, now }, scored));
+    let statistics = statsByShard.get(shard);
+    if (!statistics) statsByShard.set(shard, (statistics = new Map()));
+    const context = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now };
+    const all = shardFailures(targets, () => matchSegment(query, context, scored));
     const matches: Matches = live.deleted ? filterMatches(all, (doc) => live.deleted![doc] !== 1) : all;
     const n = matches.docs.length;
     if (n === 0) continue;

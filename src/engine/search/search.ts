@@ -52,7 +52,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
 
   const { query } = request;
   // A query's page reads its own sort values, scores included (query-page.ts); match_all's, the runs'.
-  const after = request.after && (query.kind === 'match_all' ? searchAfter(request.after, plan, from, targets) : checkAfter(request.after, plan, from, targets));
+  const after = request.after && searchAfter(request.after, plan, from, targets, query.kind === 'match_all');
   const { segments, liveCount } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
 
   // Hits carry scores when sorted by them, or asked for (`track_scores`).
@@ -106,27 +106,20 @@ function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; ma
   });
 }
 
-/** The `search_after` position; ES checks it on every shard, so a bad one fails them all. */
-function searchAfter(raw: readonly unknown[], plan: SortPlan, from: number, targets: readonly IndexSnapshot[]): AfterKey {
+/**
+ * The `search_after` position; ES checks it on every shard, so a bad one fails them all. A query's
+ * page reads the values itself (query-page.ts), so for it they are only checked (`read` false).
+ */
+function searchAfter(raw: readonly unknown[], plan: SortPlan, from: number, targets: readonly IndexSnapshot[], read: boolean): AfterKey | undefined {
   try {
     if (from > 0) throw badRequest('search_exception', '`from` parameter must be set to 0 when `search_after` is used.');
-    return afterKey(plan, raw);
-  } catch (e) {
-    if (!(e instanceof EsError)) throw e;
-    throw allShardsFailed(targets.map((target) => ({ index: target.index.name, error: e })));
-  }
-}
-
-/** ES's checks of `search_after` values for a query's page, which reads the values itself. */
-function checkAfter(raw: readonly unknown[], plan: SortPlan, from: number, targets: readonly IndexSnapshot[]): undefined {
-  try {
-    if (from > 0) throw badRequest('search_exception', '`from` parameter must be set to 0 when `search_after` is used.');
+    if (read) return afterKey(plan, raw);
     checkAfterValues(plan, raw);
+    return undefined;
   } catch (e) {
     if (!(e instanceof EsError)) throw e;
     throw allShardsFailed(targets.map((target) => ({ index: target.index.name, error: e })));
   }
-  return undefined;
 }
 
 /** A scroll's batches may reach any depth: ES checks only their size against the window. */
