@@ -152,6 +152,16 @@ describe('queries against a plain reference', () => {
     );
   });
 
+  it('takes wildcard patterns with any literal character, a hyphen or a slash too', async () => {
+    await engine.createIndex('patterns', { mappings: { properties: { code: { type: 'keyword' } } } });
+    await engine.write(['a-b', 'a/b', 'a.b', 'ab'].map((code, i) => ({ action: 'index', index: 'patterns', id: String(i), source: { code } })), 'true');
+    const ids = (value: string) => engine.search('patterns', searchRequest({ query: { kind: 'wildcard', field: 'code', value, caseInsensitive: false, boost: 1 } })).hits.hits.map((h) => h._id).sort();
+    expect(ids('a-*')).toEqual(['0']);
+    expect(ids('a/?')).toEqual(['1']);
+    expect(ids('a.*')).toEqual(['2']);
+    expect(ids('a?b')).toEqual(['0', '1', '2']);
+  });
+
   it("scores Elasticsearch's count/30_min_score documents as it does", async () => {
     await engine.createIndex('scores', { settings: { number_of_shards: 1 }, mappings: { properties: { field: { type: 'text' } } } });
     await engine.write(
