@@ -242,9 +242,9 @@ export class Engine {
   readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seqs) => this.sources.sourcesOf(target.index.uuid, shard, seqs), this.runs);
 
   /** `_count`: the search's total, counted exactly, over the shards the routing picks. */
-  count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string): { count: number; shards: number } {
+  count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string, minScore?: number): { count: number; shards: number } {
     const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
-    const { hits, _shards } = this.#run(targets, searchRequest({ query, size: 0, trackTotalHits: true }));
+    const { hits, _shards } = this.#run(targets, searchRequest({ query, size: 0, trackTotalHits: true, minScore }));
     const total = hits.total;
     return { count: typeof total === 'number' ? total : (total?.value ?? 0), shards: _shards.total };
   }

@@ -8,6 +8,9 @@ import { NODE_ID } from './node.ts';
 /** Extra fields ES prints beside `type` and `reason` (e.g. `index`, `resource.id`, `phase`). */
 export type ErrorFields = Record<string, unknown>;
 
+/** One error as ES prints it; `caused_by` nests the same shape (src/http/error-response.ts adds `root_cause`). */
+export type ErrorCause = { type: string; reason: string; caused_by?: ErrorCause } & Record<string, unknown>;
+
 export class EsError extends Error {
   constructor(
     readonly status: number,
@@ -17,6 +20,13 @@ export class EsError extends Error {
     readonly causedBy?: EsError,
   ) {
     super(reason);
+  }
+
+  /** The error as ES prints it: type, reason, its own fields, and (`withCause`) the `caused_by` chain. */
+  describe(withCause = true): ErrorCause {
+    const cause: ErrorCause = { type: this.type, reason: this.reason, ...this.fields };
+    if (withCause && this.causedBy) cause.caused_by = this.causedBy.describe(true);
+    return cause;
   }
 
   /**
@@ -71,7 +81,7 @@ export function allShardsFailed(failures: readonly { index: string; error: EsErr
 
 /** One entry of `failed_shards` / `_shards.failures`: ES names the first shard of a group. */
 export function shardFailure(index: string, error: EsError, shard = 0) {
-  return { shard, index, node: NODE_ID, reason: { type: error.type, reason: error.reason } };
+  return { shard, index, node: NODE_ID, reason: error.describe() };
 }
 
 

@@ -8,10 +8,9 @@
  * // {"error":{"root_cause":[{"type":"illegal_argument_exception","reason":"…"}],
  * //           "type":"illegal_argument_exception","reason":"…"},"status":400}
  */
-import { EsError } from '../engine/errors.ts';
+import { EsError, type ErrorCause } from '../engine/errors.ts';
 
-/** One error as ES prints it; `caused_by` nests the same shape, without `root_cause`. */
-export type ErrorCause = { type: string; reason: string; caused_by?: ErrorCause } & Record<string, unknown>;
+export type { ErrorCause } from '../engine/errors.ts';
 
 export interface ErrorBody {
   error: ErrorCause & { root_cause: ErrorCause[] };
@@ -20,8 +19,8 @@ export interface ErrorBody {
 
 export function errorBody(err: EsError): ErrorBody {
   // ES renders root causes with their own fields but never with their causes.
-  const root_cause = err.rootCauses().map((cause) => describe(cause, false));
-  return { error: { root_cause, ...describe(err, true) }, status: err.status };
+  const root_cause = err.rootCauses().map((cause) => cause.describe(false));
+  return { error: { root_cause, ...err.describe() }, status: err.status };
 }
 
 /** The body for a failure that was not an EsError, i.e. a bug: a 500 that still has ES's shape. */
@@ -32,10 +31,4 @@ export function internalErrorBody(e: unknown): ErrorBody {
 export function toEsError(e: unknown): EsError {
   if (e instanceof EsError) return e;
   return new EsError(500, 'exception', e instanceof Error ? e.message : String(e));
-}
-
-function describe(err: EsError, withCause: boolean): ErrorCause {
-  const cause: ErrorCause = { type: err.type, reason: err.reason, ...err.fields };
-  if (withCause && err.causedBy) cause.caused_by = describe(err.causedBy, true);
-  return cause;
 }

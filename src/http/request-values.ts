@@ -32,6 +32,12 @@ export function intParam(name: string, value: string): number {
   return n || 0; // "-0" is 0
 }
 
+/** A URI float parameter, as `RestRequest.paramAsFloat` (Java's `Float.parseFloat`). */
+export function floatParam(name: string, value: string): number {
+  if (!NUMERIC_STRING.test(value)) throw illegalArgument(`Failed to parse float parameter [${name}] with value [${value}]`);
+  return Math.fround(Number(value));
+}
+
 /** A URI boolean parameter, as `RestRequest.paramAsBoolean`: a bare `?flag` means true. */
 export function booleanParam(value: string): boolean {
   if (value === '' || value === 'true') return true;
@@ -44,6 +50,21 @@ const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** A body int: a number (truncated toward zero) or a numeric string, within int32. */
 export function bodyInt(name: string, value: unknown): number {
+  const n = bodyNumber(name, value);
+  if (n < INT_MIN || n > INT_MAX) {
+    const shown = typeof value === 'string' ? value.trim() : String(value);
+    throw badRequest('input_coercion_exception', `Numeric value (${shown}) out of range of int`);
+  }
+  return Math.trunc(n) || 0;
+}
+
+/** A float in a body (a number, or a string that reads as one, as Jackson coerces it). */
+export function bodyFloat(name: string, value: unknown): number {
+  return Math.fround(bodyNumber(name, value));
+}
+
+/** A number in a body, or a string that reads as one; anything else is the field's parse error. */
+function bodyNumber(name: string, value: unknown): number {
   let n = NaN;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string' && NUMERIC_STRING.test(value)) n = Number(value);
@@ -51,11 +72,7 @@ export function bodyInt(name: string, value: unknown): number {
     const shown = typeof value === 'string' ? value : JSON.stringify(value);
     throw badRequest('x_content_parse_exception', `[${name}] failed to parse field value [${shown}]`);
   }
-  if (n < INT_MIN || n > INT_MAX) {
-    const shown = typeof value === 'string' ? value.trim() : String(value);
-    throw badRequest('input_coercion_exception', `Numeric value (${shown}) out of range of int`);
-  }
-  return Math.trunc(n) || 0;
+  return n;
 }
 
 /** Java's `String.split(",")`, which ES uses for comma lists: trailing empty items are dropped. */

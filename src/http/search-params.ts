@@ -13,7 +13,7 @@ import { badRequest, illegalArgument, parsingError, validationFailed } from '../
 import { timeValueMs } from '../engine/time-value.ts';
 import { isObject } from '../engine/patterns.ts';
 import { searchRequest, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
-import { booleanParam, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
+import { booleanParam, bodyFloat, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
 import { parseQueryDsl } from './query-dsl.ts';
 import { parseQueryString } from './query-string.ts';
 import { sortFromBody, sortFromParam } from './search-sort.ts';
@@ -30,6 +30,7 @@ interface Given {
   query?: Query;
   trackTotalHits?: boolean | number;
   trackScores?: boolean;
+  minScore?: number;
   after?: unknown[];
   pit?: { id: string; keepAliveMs?: number };
 }
@@ -39,7 +40,7 @@ const IGNORED_KEYS = new Set(['timeout', 'explain', 'version', 'seq_no_primary_t
 
 /** Body keys ES understands and deeppage does not implement yet. */
 const UNSUPPORTED_KEYS = new Set([
-  'min_score', 'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter',
+  'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter',
   'script_fields', 'fields', 'knn', 'runtime_mappings', 'indices_boost', 'terminate_after', 'slice', 'stats', 'ext', 'retriever', 'rank',
 ]);
 
@@ -100,6 +101,7 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (query.track_scores !== undefined) request.trackScores = booleanParam(query.track_scores);
   else if (given.trackScores !== undefined) request.trackScores = given.trackScores;
   if (given.pit !== undefined) request.pit = given.pit;
+  if (given.minScore !== undefined) request.minScore = given.minScore;
   if (query.scroll !== undefined) request.scroll = timeValueMs('scroll', query.scroll);
   validate(request, query, given, hasIndex);
   return request;
@@ -149,6 +151,9 @@ function readBody(body: unknown, given: Given): void {
         // Jackson's booleanValue takes the strings too.
         if (typeof value !== 'boolean' && value !== 'true' && value !== 'false') throw badRequest('x_content_parse_exception', '[track_scores] failed to parse field value');
         given.trackScores = value === true || value === 'true';
+        break;
+      case 'min_score':
+        given.minScore = bodyFloat(key, value);
         break;
       case 'track_total_hits':
         given.trackTotalHits = typeof value === 'boolean' ? value : trackTotalHits(value, () => bodyInt(key, value));

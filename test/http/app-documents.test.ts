@@ -193,6 +193,20 @@ describe('refresh and count', () => {
     expect((await t.json('GET', '/_count')).body).toEqual({ count: 3, _shards: { total: 3, successful: 3, skipped: 0, failed: 0 } });
     expect((await t.json('POST', '/books,films/_count')).body.count).toBe(3);
   });
+
+  it("min_score on _search and _count, as Elasticsearch's count/30_min_score test", async () => {
+    await t.json('PUT', '/scored', { settings: { number_of_shards: 1 }, mappings: { properties: { field: { type: 'text' } } } });
+    await t.json('PUT', '/scored/_doc/1', { field: 'foo bar' });
+    await t.json('PUT', '/scored/_doc/2?refresh=true', { field: 'foo bar bar bar bar' });
+    const query = { match: { field: 'foo' } };
+    expect((await t.json('POST', '/scored/_count?min_score=0.2', { query })).body.count).toBe(1);
+    expect((await t.json('POST', '/scored/_count?min_score=0.1', { query })).body.count).toBe(2);
+    const found = (await t.json('POST', '/scored/_search', { query, min_score: '0.2' })).body;
+    expect(found.hits.total).toEqual({ value: 1, relation: 'eq' });
+    expect(found.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score])).toEqual([['1', 0.22108284]]);
+    expectError(await t.json('POST', '/scored/_search', { query, min_score: 'high' }), 400, 'x_content_parse_exception', '[min_score] failed to parse field value [high]');
+    expectError(await t.json('POST', '/scored/_count?min_score=high', { query }), 400, 'illegal_argument_exception', 'Failed to parse float parameter [min_score] with value [high]');
+  });
 });
 
 describe('routing', () => {

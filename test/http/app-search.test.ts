@@ -271,4 +271,14 @@ describe('_source, indices and queries', () => {
     expect(corpus.doc('small', ids(book3)[0]).source).toMatchObject({ title: 'book 3' });
     expectError(await search('/small/_search', { query: { no_such_query: { title: 'x' } } }), 400, 'parsing_exception', 'unknown query [no_such_query]');
   });
+
+  it('refuses a query of more than 4096 clauses as current Elasticsearch 8 does: a 400, never a 500', async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    const many = await search('/small/_search', { query: { match: { title: words(4097) } } });
+    expectShardFailure(many, 'illegal_argument_exception', 'Query rewrite failed: too many clauses');
+    expect(many.body.error.failed_shards[0].reason.caused_by).toEqual({ type: 'too_many_nested_clauses', reason: 'Query contains too many nested clauses; maxClauseCount is set to 4096' });
+    const nested = { bool: { should: [{ match: { title: words(2048) } }, { bool: { filter: [{ match: { title: words(2049) } }] } }] } };
+    expectShardFailure(await search('/small/_count', { query: nested }), 'illegal_argument_exception', 'Query rewrite failed: too many clauses');
+    expect((await search('/small/_search', { query: { match: { title: words(4096) } } })).status).toBe(200);
+  });
 });

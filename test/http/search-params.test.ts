@@ -237,7 +237,7 @@ describe('body keys', () => {
     expect(refusal(() => parse({}, { [key]: value }))).toEqual([400, 'parsing_exception', reason]);
   });
 
-  const unsupported = ['aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter', 'min_score'];
+  const unsupported = ['aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter'];
   it.each(unsupported.map((key) => [key]))('refuses %s, which deeppage does not support yet', (key) => {
     expect(refusal(() => parse({}, { [key]: {} }))).toEqual([400, 'illegal_argument_exception', `[${key}] is not supported by deeppage yet`]);
   });

@@ -6,7 +6,7 @@
  * Deleted documents are left in; the caller filters them with the segment's live mask.
  */
 import { analyze } from '../analysis/standard-analyzer.ts';
-import { illegalArgument } from '../errors.ts';
+import { EsError, illegalArgument } from '../errors.ts';
 import { escapeRegExp, globPattern } from '../patterns.ts';
 import { parseValue, type FieldMapping, type Mappings } from '../mapping.ts';
 import { forEachValue, type FieldColumn, type KeywordColumn } from '../segments/segment.ts';
@@ -30,6 +30,28 @@ export interface SegmentContext {
   mappings: Mappings;
   /** `now` for date math, fixed for the whole search. */
   now: number;
+  /** Leaf clauses built so far for this segment ({@link countClause}). */
+  clauses?: { count: number };
+}
+
+/**
+ * The most leaf clauses a query may build (Lucene's `maxClauseCount`; Elasticsearch 8.0's default of
+ * `indices.query.bool.max_clause_count`): each term of an analyzed `match`, each `term`, `range`,
+ * `exists` and so on, counted over the whole tree as Lucene's IndexSearcher counts them.
+ */
+export const MAX_CLAUSE_COUNT = 4096;
+
+/** A query over {@link MAX_CLAUSE_COUNT}: Elasticsearch fails every shard with this, a 400. */
+export class TooManyClauses extends EsError {
+  constructor() {
+    super(400, 'illegal_argument_exception', 'Query rewrite failed: too many clauses', {}, new EsError(400, 'too_many_nested_clauses', `Query contains too many nested clauses; maxClauseCount is set to ${MAX_CLAUSE_COUNT}`));
+  }
+}
+
+/** Counts one leaf clause for the segment; one too many fails the query. */
+function countClause(context: SegmentContext): void {
+  const clauses = (context.clauses ??= { count: 0 });
+  if (++clauses.count > MAX_CLAUSE_COUNT) throw new TooManyClauses();
 }
 
 const f = Math.fround;
@@ -38,6 +60,8 @@ const f = Math.fround;
 export function matchSegment(query: Query, context: SegmentContext, scored: boolean, boost = 1): Matches {
   const count = context.live.segment.count;
   const here = f(boost * query.boost);
+  // Leaves count here; terms where they are built (termQuery), phrases in phraseQuery.
+  if (LEAVES.has(query.kind)) countClause(context);
   switch (query.kind) {
     case 'match_all':
       return allDocs(count, scored ? here : undefined);
@@ -77,6 +101,8 @@ export function matchSegment(query: Query, context: SegmentContext, scored: bool
   }
 }
 
+const LEAVES = new Set<Query['kind']>(['match_all', 'match_none', 'terms', 'range', 'exists', 'ids', 'prefix', 'wildcard']);
+
 function boolQuery(query: Extract<Query, { kind: 'bool' }>, context: SegmentContext, scored: boolean, boost: number): Matches {
   const { must, filter, should, mustNot } = query;
   const count = context.live.segment.count;
@@ -112,6 +138,7 @@ function withOptional(req: Matches, opt: Matches): Matches {
 }
 
 function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, context: SegmentContext, scored: boolean, boost: number): Matches {
+  countClause(context);
   const mapping = context.mappings.get(field);
   if (!mapping) return NO_MATCHES;
   const { segment } = context.live;
@@ -257,6 +284,7 @@ function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQue
   if (terms.length === 0) return zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES;
   if (terms.length === 1) return termQuery(field, terms[0], false, context, scored, boost);
   if (slop !== 0) throw illegalArgument('[match_phrase] with a [slop] other than 0 is not supported by deeppage yet');
+  countClause(context);
   const index = context.live.segment.texts.get(field);
   if (!index) return NO_MATCHES;
   const numbers = terms.map((term) => termNumber(index, term));
@@ -357,16 +385,25 @@ function keywordOrdinals(column: KeywordColumn, test: (term: string) => boolean)
 
 /** Documents with at least one value passing `test`. */
 function valuesWhere(column: FieldColumn, test: (value: number) => boolean): Matches {
-  const docs: number[] = [];
-  const n = column.min.length;
+  const { min, max, several } = column;
+  const n = min.length;
+  const docs = new Uint32Array(n);
+  const numbers = column.kind === 'number';
+  let found = 0;
   for (let doc = 0; doc < n; doc++) {
-    let hit = false;
-    forEachValue(column, doc, (value) => {
-      hit ||= test(value);
-    });
-    if (hit) docs.push(doc);
+    // Documents holding several values (min and max differ) go the long way; a missing number's NaN does too.
+    if (several !== undefined && max![doc] !== min[doc]) {
+      let hit = false;
+      forEachValue(column, doc, (value) => {
+        hit ||= test(value);
+      });
+      if (hit) docs[found++] = doc;
+      continue;
+    }
+    const value = min[doc];
+    if ((numbers ? value === value : value >= 0) && test(value)) docs[found++] = doc;
   }
-  return { docs: Uint32Array.from(docs) };
+  return { docs: docs.slice(0, found) };
 }
 
 function docsWhere(count: number, test: (doc: number) => boolean): Matches {

@@ -109,9 +109,9 @@ export function subtract(matches: Matches, excluded: Matches): Matches {
 }
 
 /** Only the matches whose document passes `keep`. */
-export function filterMatches(matches: Matches, keep: (doc: number) => boolean): Matches {
+export function filterMatches(matches: Matches, keep: (doc: number, i: number) => boolean): Matches {
   const kept: number[] = [];
-  matches.docs.forEach((doc, i) => keep(doc) && kept.push(i));
+  matches.docs.forEach((doc, i) => keep(doc, i) && kept.push(i));
   return kept.length === matches.docs.length ? matches : pick(matches, kept);
 }
 

@@ -99,3 +99,47 @@ export type QsNode =
   | { kind: 'wildcard'; field?: string; pattern: string; boost: number }
   /** `_exists_:field`. */
   | { kind: 'exists'; field: string; boost: number };
+
+/**
+ * Whether the query may read `now` (date math such as `now-1d/d`, in any value it carries): what it
+ * matches then changes with the clock, so its matches are never kept between searches.
+ */
+export function readsNow(query: Query): boolean {
+  switch (query.kind) {
+    case 'term':
+      return isNow(query.value);
+    case 'terms':
+      return query.values.some(isNow);
+    case 'range':
+      return [query.gt, query.gte, query.lt, query.lte].some(isNow);
+    case 'match':
+    case 'match_phrase':
+    case 'multi_match':
+      return isNow(query.query);
+    case 'bool':
+      return [...query.must, ...query.filter, ...query.should, ...query.mustNot].some(readsNow);
+    case 'constant_score':
+      return readsNow(query.filter);
+    case 'dis_max':
+      return query.queries.some(readsNow);
+    case 'query_string':
+      return 'root' in query && nodeReadsNow(query.root);
+    default:
+      return false;
+  }
+}
+
+function nodeReadsNow(node: QsNode): boolean {
+  switch (node.kind) {
+    case 'bool':
+      return node.clauses.some((clause) => nodeReadsNow(clause.node));
+    case 'term':
+      return isNow(node.text);
+    case 'range':
+      return isNow(node.lower) || isNow(node.upper);
+    default:
+      return false;
+  }
+}
+
+const isNow = (value: unknown) => typeof value === 'string' && value.trimStart().startsWith('now');

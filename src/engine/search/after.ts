@@ -10,8 +10,7 @@
 import { compareValues, runValue, WasmArray, type Column, type KeyOrder, type Run } from '../../core/index.ts';
 import { illegalArgument } from '../errors.ts';
 import type { SortPlan } from './sort/plan.ts';
-import { afterNumber } from './sort/after-value.ts';
-import { MATCH_ALL_SCORE } from './sort/score-key.ts';
+import { afterScore, MATCH_ALL_SCORE } from './sort/score-key.ts';
 
 /** The position to continue after, in the kernel keys' comparable space. */
 export interface AfterKey {
@@ -35,7 +34,7 @@ export function afterKey(plan: SortPlan, raw: readonly unknown[]): AfterKey {
       values.push(source.afterValue(raw[i]));
       continue;
     }
-    const c = compareValues(MATCH_ALL_SCORE, afterNumber('_score', raw[i]), clause.order);
+    const c = compareValues(MATCH_ALL_SCORE, afterScore(raw[i]), clause.order);
     if (c !== 0) return { values, tie: c };
   }
   return { values, tie: 0 };

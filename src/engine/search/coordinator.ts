@@ -13,11 +13,15 @@ export interface MergeInput {
   segment: SegmentRef;
   run: Run<Column>;
   positions: ArrayLike<number> | WasmArray<Uint32Array>;
+  /** Each entry's score, when a query's hits show scores. */
+  scores?: ArrayLike<number> | WasmArray<Float64Array>;
 }
 
 /** A document on the page. */
 export interface PageEntry extends SegmentRef {
   local: number;
+  /** Its score, when its input had scores. */
+  score?: number;
 }
 
 export function mergePage(kernels: WasmKernels, inputs: readonly MergeInput[], order: KeyOrder[], from: number, size: number): PageEntry[] {
@@ -26,12 +30,16 @@ export function mergePage(kernels: WasmKernels, inputs: readonly MergeInput[], o
   const page = order.length <= MAX_KEYS ? kernels.mergeRuns(runs, from, size) : reference.mergeRuns(plain(runs), from, size);
   const entries: PageEntry[] = new Array(page.run.length);
   for (let i = 0; i < page.run.length; i++) {
-    const { segment, positions } = inputs[page.run[i]];
-    const view = positions instanceof WasmArray ? positions.view : positions;
-    entries[i] = { target: segment.target, shard: segment.shard, live: segment.live, local: view[page.pos[i]] };
+    const { segment, positions, scores } = inputs[page.run[i]];
+    const at = page.pos[i];
+    const entry: PageEntry = { target: segment.target, shard: segment.shard, live: segment.live, local: viewOf(positions)[at] };
+    if (scores) entry.score = viewOf(scores)[at];
+    entries[i] = entry;
   }
   return entries;
 }
+
+const viewOf = <T extends Uint32Array | Float64Array>(array: ArrayLike<number> | WasmArray<T>): ArrayLike<number> => (array instanceof WasmArray ? array.view : array);
 
 /** The runs with wasm arrays as views, for the plain reference (sorts of more than four keys). */
 function plain(runs: { order: KeyOrder[]; runs: Run<Column>[] }) {

@@ -19,7 +19,7 @@ import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { runSpec, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
 import { docKey } from './sort/doc-key.ts';
 import { keyOf, type SortPlan } from './sort/plan.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
@@ -30,7 +30,7 @@ import type { SegmentRef } from './sort/tie-break.ts';
  * whole sort costs, so the run costs what Elasticsearch's top `from + size` costs there; a
  * shallower page answers by top-k and leaves the run to be built between requests.
  */
-const SORT_WHOLE_RATIO = 2;
+export const SORT_WHOLE_RATIO = 2;
 
 export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache, after?: AfterKey): PageEntry[] {
   const want = from + size;
@@ -52,7 +52,7 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
         inputs.push({ segment, run: shape, positions: run.positions });
         continue;
       }
-      runs.schedule(live, plan.runKey, () => runSpec(plan.keys, live));
+      runs.schedule(live, plan.runKey, (kernels) => SortedRun.build(kernels, live, runSpec(plan.keys, live)));
     }
     const readAs = plan.keys.map((key) => key.readAs(segment, runs));
     const spec = runSpec(plan.keys, live);

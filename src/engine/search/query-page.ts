@@ -1,53 +1,80 @@
 /**
- * The page of a search with a query other than `match_all`: each segment's live matches (and, in
- * query context, their BM25 scores) from the query executor, each segment's best `from + size` by
- * top-k under the search's order (`_score` descending by default, a real key here), then the same
- * coordinator merge as every other page, ties broken by shard and ordinal.
+ * The page of a search with a query other than `match_all`. Each segment's live matches (and, when
+ * the search scores, their BM25 scores) come from the query executor; `_score` is a real key here,
+ * descending by default, and ties go by shard and ordinal as on every other page.
  *
- * This is Elasticsearch's algorithm, so a deep page of a query costs what it costs there; keeping a
- * query's sorted matches between pages (so every page costs a first page's) is still to come.
+ * With `paging: sorted_runs` (the default) a query's matches, sorted, are kept per segment as a
+ * query run in the run cache, under the same budget as the segments' own runs, so every later page
+ * of the same search, at any depth, is a rank selection over runs and costs what a first page
+ * costs. The run is keyed by the query, the order, the deletes it leaves out and, when it holds
+ * scores, the shard's snapshot (its term statistics). A first page costs one pass over the matches
+ * and a top-k; the run is then sorted between requests, or at once when the page reaches deep into
+ * the matches. A filter over a sort whose segment run is kept takes the run's entries that match,
+ * in order, and sorts nothing. Queries that read the clock (`now` in date math) are never kept.
+ *
+ * With `paging: top_k` it is Elasticsearch's algorithm: every segment's best `from + size`, merged.
  */
 import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
 import { filterMatches, type Matches } from '../query/matches.ts';
-import { matchSegment } from '../query/execute.ts';
+import { matchSegment, TooManyClauses, type SegmentContext } from '../query/execute.ts';
 import type { TermStatistics } from '../query/bm25.ts';
-import type { Query } from '../query/query.ts';
+import { readsNow, type Query } from '../query/query.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
-import { compareToAfter, views } from './after.ts';
+import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
+import { SORT_WHOLE_RATIO } from './page.ts';
+import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { afterNumber } from './sort/after-value.ts';
-import { topPositions } from './runs/sorted-run.ts';
+import { SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import type { SortKeySource } from './sort/key.ts';
 import type { SortPlan } from './sort/plan.ts';
-import { isScore } from './sort/score-key.ts';
+import { afterScore, isScore } from './sort/score-key.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
 
 export interface QueryPage {
   page: PageEntry[];
-  /** Each page entry's score, when the search scores (else empty). */
+  /** Each page entry's score, when the search shows scores (else empty). */
   scores: number[];
   /** Live matches over every segment. */
   total: number;
-  /** The best score of any match, when the search scores. */
+  /** The best score of any match, when the search shows scores. */
   maxScore: number | null;
 }
 
-/** @param after `search_after` values as the client sent them (checked by the caller against the sort). */
-/** @param scored whether hits carry scores (sorted by them, a `_score` clause, or `track_scores`). */
-export function queryPage(query: Query, segments: readonly SegmentRef[], targets: readonly IndexSnapshot[], plan: SortPlan, scored: boolean, from: number, size: number, runs: RunCache, after?: readonly unknown[]): QueryPage {
-  const now = Date.now();
+export interface QueryPageRequest {
+  query: Query;
+  /** Hits carry scores (sorted by them, a `_score` clause, or `track_scores`). */
+  scored: boolean;
+  /** Matches scoring less are left out (`min_score`). */
+  minScore?: number;
+  from: number;
+  size: number;
+  paging: Paging;
+  /** `search_after` values as the client sent them (checked by the caller against the sort). */
+  after?: readonly unknown[];
+}
+
+/** One order key of a query's page: a field's (or `_doc`'s) key source, or the score. */
+type OrderKey = { clause: { order: 'asc' | 'desc' }; source?: SortKeySource; score: boolean };
+
+export function queryPage(request: QueryPageRequest, segments: readonly SegmentRef[], targets: readonly IndexSnapshot[], plan: SortPlan, runs: RunCache): QueryPage {
+  const { query, scored, minScore, from, size, after } = request;
   const want = from + size;
   // The order: the plan's clauses, `_score` ones included as real keys; `_score` descending when none.
-  const clauses = plan.clauses.length > 0 ? plan.clauses : [{ clause: { kind: 'score', order: 'desc' } as const, source: undefined }];
-  const order: KeyOrder[] = clauses.map(({ clause, source }) => (isScore(clause) ? { order: clause.order } : source!.order));
-  const afterValues = after?.map((raw, j) => {
-    const { source } = clauses[j];
-    return source ? source.afterValue(raw) : afterNumber('_score', raw);
-  });
+  const keys: OrderKey[] = plan.clauses.length > 0 ? plan.clauses.map(({ clause, source }) => ({ clause, source, score: isScore(clause) })) : [{ clause: { order: 'desc' }, score: true }];
+  const order: KeyOrder[] = keys.map(({ clause, source, score }) => (score ? { order: clause.order } : source!.order));
+  const afterKey: AfterKey | undefined = after && { values: after.map((raw, j) => (keys[j].source ? keys[j].source!.afterValue(raw) : afterScore(raw))), tie: 0 };
+  const scoreAt = keys.findIndex((key) => key.score);
+  // Scores are computed when hits show them, when they order, or when `min_score` reads them.
+  const scoring = scored || scoreAt >= 0 || minScore !== undefined;
+  // Where a query run keeps scores: its `_score` key, or one more array after the keys.
+  const runScoreKey = scoreAt >= 0 ? scoreAt : scored ? keys.length : undefined;
+  const cacheKey = request.paging === 'sorted_runs' && !readsNow(query) ? queryRunKey(keys, scored, minScore, query) : undefined;
+
+  const now = Date.now();
   const inputs: MergeInput[] = [];
-  const scoreOf: Map<number, number>[] = [];
-  let total = 0, maxScore = -Infinity;
+  let total = 0, maxScore = -Infinity, skipped = 0;
   // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
   const statsByShard = new Map<object, Map<string, TermStatistics>>();
   for (const segment of segments) {
@@ -56,39 +83,110 @@ export function queryPage(query: Query, segments: readonly SegmentRef[], targets
     const shard = target.shards.find((s) => s.shard === segment.shard)!;
     let statistics = statsByShard.get(shard);
     if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-    const context = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now };
-    const all = shardFailures(targets, () => matchSegment(query, context, scored));
-    const matches: Matches = live.deleted ? filterMatches(all, (doc) => live.deleted![doc] !== 1) : all;
-    const n = matches.docs.length;
-    if (n === 0) continue;
+    const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now };
+    const readAs = keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
+    // Scores depend on the shard's term statistics, so a run holding them belongs to its snapshot.
+    const key = cacheKey === undefined ? undefined : scoring ? `${cacheKey} generation ${shard.generation}` : cacheKey;
+
+    let run = key === undefined ? undefined : runs.get(live, key);
+    let matches: Matches | undefined;
+    if (!run) {
+      matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
+      const found = matches;
+      const m = found.docs.length;
+      if (key !== undefined && m > 0 && size > 0) {
+        const base = scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
+        if (base) run = runs.add(live, key, (kernels) => base.selected(kernels, live, marks(found, live.segment.count), m, scored ? byPosition(found, live.segment.count) : undefined));
+        else if (afterKey || want * SORT_WHOLE_RATIO >= m) run = runs.add(live, key, (kernels) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored)));
+        else {
+          runs.schedule(live, key, (kernels) => {
+            const again = liveMatches(query, context, scoring, minScore);
+            return SortedRun.ofMatches(kernels, live, again.docs, matchSpec(keys, live, again), runScoreKey, extraScores(again, scoreAt, scored));
+          });
+        }
+      }
+    }
+
+    if (run) {
+      total += run.length;
+      if (scored && run.maxScore > maxScore) maxScore = run.maxScore;
+      if (size === 0 || run.length === 0) continue;
+      const shape = { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
+      if (afterKey) skipped += countThrough(shape, order, afterKey);
+      inputs.push({ segment, run: shape, positions: run.positions, ...(scored && { scores: run.keys[runScoreKey!] }) });
+      continue;
+    }
+
+    // Elasticsearch's collection: the segment's best `from + size` (after the position, if any) by top-k.
+    const n = matches!.docs.length;
     total += n;
-    const scores = matches.scores ?? new Float64Array(n);
-    if (scored) for (let i = 0; i < n; i++) if (scores[i] > maxScore) maxScore = scores[i];
-    if (size === 0) continue;
-    // Per key: the values at the matches, and how they read across segments.
-    const keys = clauses.map(({ clause, source }) => {
-      if (isScore(clause) || !source) return { column: scores, local: { order: clause.order } as KeyOrder, readAs: {} as { map?: Column; offset?: number } };
-      return { column: gather(source.column(live), matches.docs), local: source.localOrder(live), readAs: source.readAs(segment, runs) };
-    });
+    const scores = matches!.scores;
+    if (scored && scores) for (let i = 0; i < n; i++) if (scores[i] > maxScore) maxScore = scores[i];
+    if (size === 0 || n === 0) continue;
+    let spec = matchSpec(keys, live, matches!);
     let candidates: Uint32Array | undefined; // indices into the matches, when search_after leaves some out
-    if (afterValues) {
-      const run = views({ length: n, keys: keys.map(({ column, readAs }): RunKey<Column> => ({ values: column, ...readAs })) });
+    if (afterKey) {
+      const whole = views({ length: n, keys: spec.keys.map(({ column }, j): RunKey<Column> => ({ values: column, ...readAs[j] })) });
       const kept: number[] = [];
-      for (let i = 0; i < n; i++) if (compareToAfter(run, order, { values: afterValues, tie: 0 }, i) > 0) kept.push(i);
+      for (let i = 0; i < n; i++) if (compareToAfter(whole, order, afterKey, i) > 0) kept.push(i);
       candidates = Uint32Array.from(kept);
-      for (const key of keys) key.column = gather(key.column, candidates);
+      spec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, candidates!), order })) };
     }
     const m = candidates ? candidates.length : n;
-    const picked = topPositions(runs.kernels, { keys: keys.map(({ column, local }) => ({ column, order: local })) }, m, Math.min(want, m));
-    const best = candidates ? Uint32Array.from(picked, (i) => candidates![i]) : picked;
-    if (candidates) for (const key of keys) key.column = gatherBack(key.column, candidates, n);
-    const runKeys: RunKey<Column>[] = keys.map(({ column, readAs }) => ({ values: gather(column, best), ...readAs }));
-    inputs.push({ segment, run: { length: best.length, keys: runKeys }, positions: Uint32Array.from(best, (i) => matches.docs[i]) });
-    scoreOf.push(new Map(Array.from(best, (i) => [matches.docs[i], scores[i]])));
+    const picked = topPositions(runs.kernels, spec, m, Math.min(want, m));
+    const best = candidates ? picked.map((i) => candidates![i]) : picked;
+    const runKeys = keys.map((_, j): RunKey<Column> => ({ values: gather(spec.keys[j].column, picked), ...readAs[j] }));
+    inputs.push({ segment, run: { length: best.length, keys: runKeys }, positions: best.map((i) => matches!.docs[i]), ...(scored && scores && { scores: gather(scores, best) }) });
   }
-  const page = size === 0 ? [] : mergePage(runs.kernels, inputs, order, from, size);
-  const scores = scored ? page.map((entry) => scoreOf[inputs.findIndex((input) => input.segment.live === entry.live)].get(entry.local)!) : [];
+  const page = size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size);
+  const scores = scored ? page.map((entry) => entry.score!) : [];
   return { page, scores, total, maxScore: scored && total > 0 ? maxScore : null };
+}
+
+/** Names a query run: the order's keys, whether hits show scores, `min_score`, and the query. */
+function queryRunKey(keys: readonly OrderKey[], scored: boolean, minScore: number | undefined, query: Query): string {
+  const orderId = keys.map(({ clause, source }) => source?.id ?? `_score ${clause.order}`).join(',');
+  return `query [${orderId}] ${scored ? 'scored' : 'unscored'} ${minScore ?? ''} ${JSON.stringify(query)}`;
+}
+
+/** The segment's live matches (deletes and scores under `min_score` left out). */
+function liveMatches(query: Query, context: SegmentContext, scoring: boolean, minScore: number | undefined): Matches {
+  const { live } = context;
+  // A fresh clause count: a run built later runs the query again on the same context.
+  const all = matchSegment(query, { ...context, clauses: { count: 0 } }, scoring);
+  const deleted = live.deleted;
+  if (minScore === undefined) return deleted ? filterMatches(all, (doc) => deleted[doc] !== 1) : all;
+  const scores = all.scores!;
+  return filterMatches(all, (doc, i) => scores[i] >= minScore && !(deleted && deleted[doc] === 1));
+}
+
+/** The order's columns at the matches (index i is match i). */
+function matchSpec(keys: readonly OrderKey[], live: SegmentRef['live'], matches: Matches): RunSpec {
+  return {
+    keys: keys.map(({ clause, source, score }) =>
+      score ? { column: matches.scores ?? new Float64Array(matches.docs.length), order: { order: clause.order } } : { column: gather(source!.column(live), matches.docs), order: source!.localOrder(live) },
+    ),
+  };
+}
+
+/** Scores a query run keeps after its keys: when hits show them and no key holds them. */
+function extraScores(matches: Matches, scoreAt: number, scored: boolean): Float64Array | undefined {
+  return scored && scoreAt < 0 ? (matches.scores ?? new Float64Array(matches.docs.length)) : undefined;
+}
+
+/** 1 at each matching position of a segment of `count`. */
+function marks(matches: Matches, count: number): Uint8Array {
+  const out = new Uint8Array(count);
+  for (const doc of matches.docs) out[doc] = 1;
+  return out;
+}
+
+/** The matches' scores by position. */
+function byPosition(matches: Matches, count: number): Float64Array {
+  const out = new Float64Array(count);
+  const { docs, scores } = matches;
+  if (scores) for (let i = 0; i < docs.length; i++) out[docs[i]] = scores[i];
+  return out;
 }
 
 /**
@@ -100,21 +198,16 @@ function shardFailures<T>(targets: readonly IndexSnapshot[], run: () => T): T {
     return run();
   } catch (e) {
     if (!(e instanceof EsError) || e.status >= 500) throw e;
-    const error = e.type === 'query_shard_exception' ? e : badRequest('query_shard_exception', `failed to create query: ${e.reason}`, {}, e);
+    // A query too big to rewrite fails as itself; any other error is one in creating the query.
+    const error = e.type === 'query_shard_exception' || e instanceof TooManyClauses ? e : badRequest('query_shard_exception', `failed to create query: ${e.reason}`, {}, e);
     throw allShardsFailed(targets.map((target) => ({ index: target.index.name, error: withIndex(error, target) })));
   }
 }
 
 /** The error with the index Elasticsearch names in a `query_shard_exception`. */
 function withIndex(error: EsError, target: IndexSnapshot): EsError {
+  if (error instanceof TooManyClauses) return error;
   return new EsError(error.status, error.type, error.reason, { ...error.fields, index_uuid: target.index.uuid, index: target.index.name }, error.causedBy);
-}
-
-/** The inverse of gathering at `at`: values back at their places among `n` (others unused). */
-function gatherBack(column: Float64Array, at: Uint32Array, n: number): Float64Array {
-  const out = new Float64Array(n);
-  for (let i = 0; i < at.length; i++) out[at[i]] = column[i];
-  return out;
 }
 
 function gather(column: ArrayLike<number>, at: ArrayLike<number>): Float64Array {

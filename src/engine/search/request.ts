@@ -51,6 +51,8 @@ export interface SearchRequest {
   restTotalHitsAsInt: boolean;
   source: SourceFilter;
   query: Query;
+  /** Leave out hits scoring less than this (ES's `min_score`). */
+  minScore?: number;
   /** Compute and show scores when sorting by a field (ES's `track_scores`). */
   trackScores: boolean;
   paging: Paging;

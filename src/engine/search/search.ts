@@ -13,7 +13,7 @@ import { queryPage } from './query-page.ts';
 import type { SearchRequest } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import { planSort, type SortPlan } from './sort/plan.ts';
-import { MATCH_ALL_SCORE } from './sort/score-key.ts';
+import { MATCH_ALL_SCORE, shownScore } from './sort/score-key.ts';
 import { segmentsInTieOrder } from './sort/tie-break.ts';
 import type { RawJson } from '../raw-json.ts';
 import { sourceOf } from './source-filter.ts';
@@ -51,8 +51,10 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   }
 
   const { query } = request;
-  // A query's page reads its own sort values, scores included (query-page.ts); match_all's, the runs'.
-  const after = request.after && searchAfter(request.after, plan, from, targets, query.kind === 'match_all');
+  // match_all without `min_score` pages the segments' own runs; other queries their matches (query-page.ts).
+  const usesQueryPage = query.kind !== 'match_all' || request.minScore !== undefined;
+  // A query's page reads its own sort values, scores included; match_all's, the runs'.
+  const after = request.after && searchAfter(request.after, plan, from, targets, !usesQueryPage);
   const { segments, liveCount } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
 
   // Hits carry scores when sorted by them, or asked for (`track_scores`).
@@ -64,8 +66,8 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   let totalHits = liveCount;
   let maxScore: number | null = null;
   try {
-    if (query.kind !== 'match_all') {
-      const found = queryPage(query, segments, targets, plan, showsScore, from, size, runs, request.after);
+    if (usesQueryPage) {
+      const found = queryPage({ query, scored: showsScore, minScore: request.minScore, from, size, paging: request.paging, after: request.after }, segments, targets, plan, runs);
       ({ page, scores, total: totalHits, maxScore } = found);
     } else if (size === 0) page = [];
     else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, runs) : from, size, runs);
@@ -75,8 +77,8 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     runs.trim();
   }
   const docs = request.source === false ? [] : loadPage(page, targets, load);
-  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i], showsScore ? (scores ? scores[i] : matchAllScore) : null));
-  if (query.kind === 'match_all' && hits.length > 0 && showsScore) maxScore = matchAllScore;
+  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i], showsScore ? shownScore(scores ? scores[i] : matchAllScore) : null));
+  if (!usesQueryPage && hits.length > 0 && showsScore) maxScore = matchAllScore;
   const failedShards = failedTargets.reduce((n, t) => n + t.shards.length, 0);
   return {
     took: Math.round(performance.now() - started),
@@ -90,7 +92,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     },
     hits: {
       ...totalField(totalHits, request),
-      max_score: maxScore,
+      max_score: maxScore === null ? null : shownScore(maxScore),
       hits,
     },
   };

@@ -7,12 +7,13 @@ import { jsonBodyOrSource } from '../request-body.ts';
 import { send, sendSearch } from '../respond.ts';
 import { checkParamNames, parseSearchRequest } from '../search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
+import { floatParam } from '../request-values.ts';
 
 /** The URI parameters of a `q=` query, which `_count` takes as `_search` does. */
 const QUERY_PARAMS = ['q', 'df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
 
 /** URI parameters `_count` accepts besides the body's `query`. */
-const COUNT_PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'routing', 'preference', 'source', 'source_content_type', ...QUERY_PARAMS]);
+const COUNT_PARAMS = new Set(['min_score', 'pretty', 'human', 'error_trace', 'filter_path', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'routing', 'preference', 'source', 'source_content_type', ...QUERY_PARAMS]);
 
 export function searchRoutes(engine: Engine): Hono {
   const app = new Hono();
@@ -34,7 +35,8 @@ export function searchRoutes(engine: Engine): Hono {
     }
     const params = queryOf(c);
     const { query } = parseSearchRequest(Object.fromEntries(QUERY_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]])), body ?? {}, pathOf(c));
-    const { count, shards } = engine.count(c.req.param('index'), query, queryOf(c).routing);
+    const minScore = params.min_score === undefined ? undefined : floatParam('min_score', params.min_score);
+    const { count, shards } = engine.count(c.req.param('index'), query, params.routing, minScore);
     return send(c, 200, { count, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } });
   };
   app.on(['GET', 'POST'], '/_count', count);

@@ -6,9 +6,10 @@
  * budget ({@link RunCache.trim}, called after each search and each background build, so a run a
  * search is reading is never freed under it).
  *
- * Runs are keyed by segment and by the sort's run key (sort/plan.ts), which later kinds of runs can
- * extend. Cold shallow pages answer by top-k and {@link RunCache.schedule} the run, which is then
- * built between requests, one segment per slice, each slice a timer that lets pending I/O go first.
+ * Runs are keyed by segment and by a run key: the sort's (sort/plan.ts) for a segment's own run, or
+ * a query's (query-page.ts) for its sorted matches. Cold shallow pages answer by top-k and
+ * {@link RunCache.schedule} the run, which is then built between requests, one segment per slice,
+ * each slice a timer that lets pending I/O go first.
  *
  * A run leaves out its snapshot's deletes, so a segment may need one run per set of deletes: the
  * newest (searches of the latest snapshot), and one for each older snapshot a point in time or a
@@ -56,10 +57,16 @@ interface SegmentEntry {
  */
 export const SLICE_DELAY_MS = 10;
 
+/** Makes a run (the whole segment sorted, or a query's matches) with the cache's kernels. */
+export type RunMaker = (kernels: WasmKernels) => SortedRun;
+
+/** The most builds waiting at once: beyond it, a page answers by top-k and nothing more is queued. */
+export const MAX_PENDING_BUILDS = 1024;
+
 interface Pending {
   live: LiveSegment;
   key: string;
-  spec: () => RunSpec;
+  make: RunMaker;
 }
 
 export class RunCache implements MapStore {
@@ -115,9 +122,14 @@ export class RunCache implements MapStore {
     return filtered;
   }
 
-  /** Builds the run now and keeps it (for a deep page, or index sorting). */
+  /** Sorts the whole segment now and keeps the run (for a deep page, or index sorting). */
   build(live: LiveSegment, key: string, spec: RunSpec): SortedRun {
-    const run = SortedRun.build(this.kernels, live, spec);
+    return this.add(live, key, (kernels) => SortedRun.build(kernels, live, spec));
+  }
+
+  /** Makes the run now and keeps it, as {@link build} does. */
+  add(live: LiveSegment, key: string, make: RunMaker): SortedRun {
+    const run = make(this.kernels);
     if (this.#closed) {
       this.#transient.push(run);
       return run;
@@ -176,15 +188,15 @@ export class RunCache implements MapStore {
     }
   }
 
-  /** Builds the run between requests, unless it is kept by then or its segment is gone. */
-  schedule(live: LiveSegment, key: string, spec: () => RunSpec): void {
-    if (this.#closed || this.limitBytes <= 0) return;
+  /** Makes the run between requests, unless it is kept by then or its segment is gone. */
+  schedule(live: LiveSegment, key: string, make: RunMaker): void {
+    if (this.#closed || this.limitBytes <= 0 || this.#queue.length >= MAX_PENDING_BUILDS) return;
     if (this.#dropped.has(live.segment)) return;
     let queued = this.#queued.get(live.segment);
     if (!queued) this.#queued.set(live.segment, (queued = new Set()));
     if (queued.has(key)) return;
     queued.add(key);
-    this.#queue.push({ live, key, spec });
+    this.#queue.push({ live, key, make });
     this.#timer ??= setTimeout(() => this.#drain(), this.sliceDelayMs);
   }
 
@@ -313,7 +325,7 @@ export class RunCache implements MapStore {
     this.#queued.get(next.live.segment)?.delete(next.key);
     if (!this.#dropped.has(next.live.segment) && !this.#segments.get(next.live.segment)?.runs.get(next.key)?.has(deletesOf(next.live))) {
       try {
-        this.build(next.live, next.key, next.spec());
+        this.add(next.live, next.key, next.make);
         this.#counters.background++;
         this.trim();
       } catch (error) {

@@ -34,6 +34,7 @@ export function runSpec(keys: readonly SortKeySource[], live: LiveSegment): RunS
 
 export class SortedRun {
   #shape: Run<Column> | undefined;
+  #maxScore: number | undefined;
 
   private constructor(
     readonly positions: WasmArray<Uint32Array>,
@@ -41,6 +42,8 @@ export class SortedRun {
     /** The deletes this run leaves out (the identity of the snapshot's bitmap). */
     readonly deleted: Uint8Array | undefined,
     readonly deletedCount: number,
+    /** A query's run: which of `keys` holds each entry's score (a sort key, or one kept after them). */
+    readonly scoreKey?: number,
   ) {}
 
   get length(): number {
@@ -55,6 +58,16 @@ export class SortedRun {
   /** The run as the kernels take it, its values read as stored (no map, no offset). */
   shape(): Run<Column> {
     return (this.#shape ??= { length: this.length, keys: this.keys.map((values) => ({ values })) });
+  }
+
+  /** The best score in a query's run (computed once; -Infinity when empty or unscored). */
+  get maxScore(): number {
+    if (this.#maxScore === undefined) {
+      let max = -Infinity;
+      if (this.scoreKey !== undefined) for (const score of this.keys[this.scoreKey].view) if (score > max) max = score;
+      this.#maxScore = max;
+    }
+    return this.#maxScore;
   }
 
   get freed(): boolean {
@@ -85,10 +98,54 @@ export class SortedRun {
     return SortedRun.#keep(kernels, live, topPositions(kernels, spec, n, n), columns);
   }
 
+  /**
+   * A query's run from its live matches: `docs` (ascending positions), sorted whole by `spec`, whose
+   * columns are indexed like `docs`. `scores` (also indexed like `docs`), when the order has no
+   * `_score` key but hits show scores, is kept after the keys.
+   */
+  static ofMatches(kernels: WasmKernels, live: LiveSegment, docs: Uint32Array, spec: RunSpec, scoreKey: number | undefined, scores?: Float64Array): SortedRun {
+    const m = docs.length;
+    const order = topPositions(kernels, spec, m, m);
+    const columns = scores ? [...spec.keys.map((k) => k.column), scores] : spec.keys.map((k) => k.column);
+    const out = SortedRun.#alloc(kernels, m, columns.length);
+    const positions = out.positions.view;
+    const keys = out.keys.map((key) => key.view);
+    for (let i = 0; i < m; i++) {
+      const at = order[i];
+      positions[i] = docs[at];
+      for (let j = 0; j < columns.length; j++) keys[j][i] = columns[j][at];
+    }
+    return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount, scoreKey);
+  }
+
+  /**
+   * A query's run taken from this one (same order and snapshot): the entries whose position is
+   * marked in `matches`, in this run's order, so nothing is sorted again. `scores` (by position)
+   * are kept after the keys when hits show them.
+   */
+  selected(kernels: WasmKernels, live: LiveSegment, matches: Uint8Array, count: number, scores?: Float64Array): SortedRun {
+    const out = SortedRun.#alloc(kernels, count, this.keys.length + (scores ? 1 : 0));
+    // Views after the allocation: growing memory detaches earlier ones.
+    const from = this.positions.view;
+    const fromKeys = this.keys.map((key) => key.view);
+    const positions = out.positions.view;
+    const keys = out.keys.map((key) => key.view);
+    let at = 0;
+    for (let i = 0; i < from.length && at < count; i++) {
+      const p = from[i];
+      if (matches[p] !== 1) continue;
+      positions[at] = p;
+      for (let j = 0; j < fromKeys.length; j++) keys[j][at] = fromKeys[j][i];
+      if (scores) keys[fromKeys.length][at] = scores[p];
+      at++;
+    }
+    return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount, scores ? fromKeys.length : undefined);
+  }
+
   /** This run with `live`'s deletes left out: a new run; this one stays as it is. */
   filtered(kernels: WasmKernels, live: LiveSegment): SortedRun {
     // Copies first: allocating the new run may grow memory and detach these views.
-    return SortedRun.#keep(kernels, live, this.positions.view.slice(), this.keys.map((key) => key.view.slice()), 'in order');
+    return SortedRun.#keep(kernels, live, this.positions.view.slice(), this.keys.map((key) => key.view.slice()), 'in order', this.scoreKey);
   }
 
   free(): void {
@@ -100,12 +157,14 @@ export class SortedRun {
    * The run of `order` (segment positions, sorted) minus the deleted ones. Key values are read from
    * `columns` by position, or, `in order`, by index into `order` (when they come from a run).
    */
-  static #keep(kernels: WasmKernels, live: LiveSegment, order: Uint32Array, columns: Float64Array[], read: 'by position' | 'in order' = 'by position'): SortedRun {
-    const out = SortedRun.#alloc(kernels, live.segment.count - live.deletedCount, columns.length);
+  static #keep(kernels: WasmKernels, live: LiveSegment, order: Uint32Array, columns: Float64Array[], read: 'by position' | 'in order' = 'by position', scoreKey?: number): SortedRun {
+    const deleted = live.deleted;
+    let length = order.length;
+    if (deleted) for (let i = 0; i < order.length; i++) length -= deleted[order[i]];
+    const out = SortedRun.#alloc(kernels, length, columns.length);
     // Views are taken after every allocation: growing memory detaches earlier ones.
     const positions = out.positions.view;
     const keys = out.keys.map((key) => key.view);
-    const deleted = live.deleted;
     const byPosition = read === 'by position';
     let at = 0;
     for (let i = 0; i < order.length; i++) {
@@ -115,7 +174,7 @@ export class SortedRun {
       for (let j = 0; j < columns.length; j++) keys[j][at] = columns[j][byPosition ? p : i];
       at++;
     }
-    return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount);
+    return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount, scoreKey);
   }
 
   static #alloc(kernels: WasmKernels, length: number, keys: number) {

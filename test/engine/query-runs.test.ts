@@ -1,0 +1,176 @@
+/**
+ * Query runs: a query's sorted matches kept per segment so that later pages cost what a first page
+ * costs. Whatever state the run cache is in (cold, runs scheduled, built, taken from a segment's
+ * own run, filtered after deletes), pages by sorted runs equal Elasticsearch's algorithm
+ * (`paging: top_k`) on the same snapshot, scores included; and `min_score` leaves out what scores
+ * less, as Elasticsearch's count/30_min_score test expects.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import type { Query } from '../../src/engine/query/query.ts';
+import { searchRequest, type SearchRequest, type SortClause } from '../../src/engine/search/request.ts';
+import { tempEngine } from './helpers.ts';
+import { docArb, queryArb, sourceOf, type Doc } from './query-reference.ts';
+
+const SORTS: { sort: SortClause[]; trackScores?: boolean }[] = [
+  { sort: [] },
+  { sort: [{ kind: 'field', field: 'n', order: 'asc', missing: '_last' }] },
+  { sort: [{ kind: 'field', field: 'n', order: 'desc', missing: '_first' }], trackScores: true },
+  { sort: [{ kind: 'field', field: 'tag', order: 'asc', missing: '_last' }, { kind: 'score', order: 'desc' }] },
+  { sort: [{ kind: 'score', order: 'asc' }, { kind: 'field', field: 'n', order: 'desc', missing: '_last' }] },
+];
+
+const mappings = { properties: { body: { type: 'text' }, tag: { type: 'keyword' }, n: { type: 'long' }, at: { type: 'date' } } };
+
+describe('query runs', () => {
+  let t: ReturnType<typeof tempEngine>;
+  let engine: Engine;
+  beforeAll(() => {
+    t = tempEngine();
+    engine = t.engine;
+  });
+  afterAll(() => t.close());
+
+  /** Every hit of the search as [id, score], page after page of `size`. */
+  const paged = (index: string, request: Partial<SearchRequest>, total: number, size: number) => {
+    const out: [string, number | null][] = [];
+    for (let from = 0; from < total; from += size) out.push(...engine.search(index, searchRequest({ ...request, from, size })).hits.hits.map((h): [string, number | null] => [h._id, h._score]));
+    return out;
+  };
+
+  it("page as Elasticsearch's algorithm does, cold, warm, from a segment's run and after deletes", async () => {
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(docArb, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.nat({ max: 39 }), { maxLength: 8 }),
+        queryArb,
+        fc.constantFrom(...SORTS),
+        fc.integer({ min: 1, max: 7 }),
+        async (raw, deletes, query, { sort, trackScores = false }, size) => {
+          const name = `r${round++}`;
+          await engine.createIndex(name, { settings: { number_of_shards: 2, refresh_interval: -1 }, mappings });
+          try {
+            const docs: Doc[] = raw.map((d, i) => ({ id: `d${i}`, ...d }));
+            // Three refreshes: several segments per shard.
+            for (const part of [docs.slice(0, 10), docs.slice(10, 25), docs.slice(25)]) {
+              await engine.write(part.map((d) => ({ action: 'index', index: name, id: d.id, source: sourceOf(d) })));
+              engine.refresh(name);
+            }
+            const request = { query, sort, trackScores };
+            const check = async (what: string) => {
+              const expected = engine.search(name, searchRequest({ ...request, size: 100, paging: 'top_k' })).hits;
+              const total = (expected.total as { value: number }).value;
+              const truth = expected.hits.map((h) => [h._id, h._score]);
+              // Cold: the first pages answer by top-k and schedule runs; deep ones build them.
+              expect(paged(name, request, total, size), `${what}, cold`).toEqual(truth);
+              await engine.runs.settled();
+              // The query's own runs are kept by now (none when nothing matches).
+              if (total > 0) expect(engine.runsHeld([engine.resolveOne(name)]).count, what).toBeGreaterThan(0);
+              expect(paged(name, request, total, size), `${what}, warm`).toEqual(truth);
+              const whole = engine.search(name, searchRequest({ ...request, size: 100 })).hits;
+              expect([whole.total, whole.max_score], what).toEqual([expected.total, expected.max_score]);
+            };
+            await check('fresh');
+            // The segments' own runs for the sort, then the query again: filters take from them.
+            engine.clearCaches(name);
+            if (sort.length > 0) engine.search(name, searchRequest({ sort, from: 90, size: 10 }));
+            await check('from the segments runs');
+            await engine.write([...new Set(deletes)].filter((i) => i < docs.length).map((i) => ({ action: 'delete', index: name, id: `d${i}` })));
+            engine.refresh(name);
+            await check('after deletes');
+          } finally {
+            await engine.deleteIndices(name);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('walk a point in time with search_after as the top-k walk does', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(docArb, { minLength: 1, maxLength: 30 }), queryArb, fc.integer({ min: 1, max: 5 }), async (raw, query, size) => {
+        await engine.createIndex('walk', { settings: { number_of_shards: 3, refresh_interval: -1 }, mappings });
+        try {
+          for (const [i, d] of raw.entries()) {
+            await engine.write([{ action: 'index', index: 'walk', id: `d${i}`, source: sourceOf({ id: '', ...d }) }]);
+            if (i % 7 === 6) engine.refresh('walk');
+          }
+          engine.refresh('walk');
+          const pit = { id: engine.openPointInTime('walk', 60_000).id };
+          const sort: SortClause[] = [{ kind: 'score', order: 'desc' }, { kind: 'field', field: 'n', order: 'asc', missing: '_last' }, { kind: 'shard_doc', order: 'asc' }];
+          const walk = (paging: 'top_k' | 'sorted_runs') => {
+            const ids: string[] = [];
+            let after: unknown[] | undefined;
+            // Bounded: a walk that does not advance fails instead of spinning.
+            for (let step = 0; step <= raw.length; step++) {
+              const { hits } = engine.search(undefined, searchRequest({ query, sort, size, pit, paging, ...(after && { after }) }));
+              if (hits.hits.length === 0) return ids;
+              ids.push(...hits.hits.map((h) => h._id));
+              after = hits.hits[hits.hits.length - 1].sort;
+            }
+            throw new Error(`the ${paging} walk did not end`);
+          };
+          const truth = walk('top_k');
+          expect(walk('sorted_runs')).toEqual(truth);
+          await engine.runs.settled();
+          expect(walk('sorted_runs')).toEqual(truth);
+          engine.cursors.closePits([pit.id]);
+        } finally {
+          await engine.deleteIndices('walk');
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('keeps a query run per segment and reuses it, but never for a query that reads the clock', async () => {
+    await engine.createIndex('kept', { settings: { number_of_shards: 1, refresh_interval: -1 }, mappings });
+    await engine.write(Array.from({ length: 50 }, (_, i) => ({ action: 'index', index: 'kept', id: String(i), source: { n: i, tag: i % 2 ? 'odd' : 'even', at: Date.now() - i * 3_600_000 } })), 'true');
+    const runs = () => engine.runsHeld([engine.resolveOne('kept')]).count;
+    const evens: Query = { kind: 'term', field: 'tag', value: 'even', caseInsensitive: false, boost: 1 };
+    const sort: SortClause[] = [{ kind: 'field', field: 'n', order: 'desc', missing: '_last' }];
+    const first = engine.search('kept', searchRequest({ query: evens, sort, size: 3 })).hits.hits.map((h) => h._id);
+    expect(first).toEqual(['48', '46', '44']);
+    await engine.runs.settled();
+    expect(runs()).toBe(1);
+    const misses = engine.runs.stats().miss_count;
+    expect(engine.search('kept', searchRequest({ query: evens, sort, from: 22, size: 5 })).hits.hits.map((h) => h._id)).toEqual(['4', '2', '0']);
+    expect([runs(), engine.runs.stats().miss_count]).toEqual([1, misses]);
+
+    const lastDay: Query = { kind: 'range', field: 'at', gte: 'now-1d', boost: 1 };
+    const recent = engine.search('kept', searchRequest({ query: lastDay, sort, from: 20, size: 10 })).hits;
+    expect(recent.total).toEqual({ value: 24, relation: 'eq' });
+    await engine.runs.settled();
+    expect(runs()).toBe(1);
+    await engine.deleteIndices('kept');
+  });
+
+  it("leaves out what scores under min_score, as Elasticsearch's count/30_min_score does", async () => {
+    await engine.createIndex('min', { settings: { number_of_shards: 1 }, mappings: { properties: { field: { type: 'text' } } } });
+    await engine.write(
+      [
+        { action: 'index', index: 'min', id: '1', source: { field: 'foo bar' } },
+        { action: 'index', index: 'min', id: '2', source: { field: 'foo bar bar bar bar' } },
+      ],
+      'true',
+    );
+    const query: Query = { kind: 'match', field: 'field', query: 'foo', operator: 'or', zeroTermsQuery: 'none', lenient: false, boost: 1 };
+    const hits = (minScore: number, extra: Partial<SearchRequest> = {}) => engine.search('min', searchRequest({ query, minScore, ...extra })).hits;
+    expect(hits(0.2).hits.map((h) => [h._id, h._score])).toEqual([['1', 0.22108284]]);
+    expect(hits(0.2).total).toEqual({ value: 1, relation: 'eq' });
+    expect(hits(0.1).hits.map((h) => h._id)).toEqual(['1', '2']);
+    // The boundary is kept (score >= min_score).
+    expect(hits(Math.fround(0.15512443)).hits.map((h) => h._id)).toEqual(['1', '2']);
+    expect(engine.count('min', query, undefined, 0.2).count).toBe(1);
+    // Sorted by a field, the scores still decide; hits show none unless asked.
+    const byDoc = hits(0.2, { sort: [{ kind: 'doc', order: 'asc' }] });
+    expect(byDoc.hits.map((h) => [h._id, h._score])).toEqual([['1', null]]);
+    // match_all scores its boost.
+    const all = (minScore: number) => engine.search('min', searchRequest({ minScore })).hits.hits.length;
+    expect([all(1), all(1.5)]).toEqual([2, 0]);
+    await engine.deleteIndices('min');
+  });
+});
