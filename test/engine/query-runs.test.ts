@@ -126,6 +126,33 @@ describe('query runs', () => {
     );
   });
 
+  it('answers ranges over a single-valued field from its sorted run as a scan does', async () => {
+    await engine.createIndex('ranges', { settings: { number_of_shards: 2, refresh_interval: -1 }, mappings });
+    for (let part = 0; part < 3; part++) {
+      // Integers with ties, some missing; every few documents with none at all.
+      await engine.write(Array.from({ length: 60 }, (_, i) => ({ action: 'index' as const, index: 'ranges', id: `${part}-${i}`, source: i % 7 === 0 ? { tag: 'x' } : { n: (i * 13 + part) % 23 } })));
+      engine.refresh('ranges');
+    }
+    const bound = fc.option(fc.oneof(fc.integer({ min: -2, max: 25 }), fc.double({ min: -2, max: 25, noNaN: true })), { nil: undefined });
+    await fc.assert(
+      fc.asyncProperty(fc.record({ gt: bound, gte: bound, lt: bound, lte: bound }), async (bounds) => {
+        const query: Query = { kind: 'range', field: 'n', ...bounds, boost: 1 };
+        const hits = (paging: 'top_k' | 'sorted_runs') => engine.search('ranges', searchRequest({ query, size: 200, paging, sort: [{ kind: 'doc', order: 'asc' }] })).hits.hits.map((h) => h._id);
+        const scanned = hits('top_k');
+        expect(hits('sorted_runs')).toEqual(scanned);
+        await engine.runs.settled();
+        engine.clearCaches('ranges');
+        await engine.runs.settled();
+        // The field's runs are kept now (built after the first range): the same hits from them.
+        engine.search('ranges', searchRequest({ query, size: 0 }));
+        await engine.runs.settled();
+        expect(hits('sorted_runs')).toEqual(scanned);
+      }),
+      { numRuns: 40 },
+    );
+    await engine.deleteIndices('ranges');
+  });
+
   it('keeps a query run per segment and reuses it, but never for a query that reads the clock', async () => {
     await engine.createIndex('kept', { settings: { number_of_shards: 1, refresh_interval: -1 }, mappings });
     await engine.write(Array.from({ length: 50 }, (_, i) => ({ action: 'index', index: 'kept', id: String(i), source: { n: i, tag: i % 2 ? 'odd' : 'even', at: Date.now() - i * 3_600_000 } })), 'true');
@@ -144,7 +171,11 @@ describe('query runs', () => {
     const recent = engine.search('kept', searchRequest({ query: lastDay, sort, from: 20, size: 10 })).hits;
     expect(recent.total).toEqual({ value: 24, relation: 'eq' });
     await engine.runs.settled();
-    expect(runs()).toBe(1);
+    // The field's own run, which serves any range over it, but no run of the query.
+    expect(runs()).toBe(2);
+    engine.search('kept', searchRequest({ query: lastDay, sort, from: 20, size: 10 }));
+    await engine.runs.settled();
+    expect(runs()).toBe(2);
     await engine.deleteIndices('kept');
   });
 

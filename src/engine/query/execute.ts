@@ -32,6 +32,11 @@ export interface SegmentContext {
   now: number;
   /** Leaf clauses built so far for this segment ({@link countClause}). */
   clauses?: { count: number };
+  /**
+   * The segment's live documents sorted by a numeric field (ascending, missing last), when the
+   * search keeps such a run: a range over a single-valued field is then two binary searches.
+   */
+  sortedBy?: (field: string) => { positions: Uint32Array; values: Float64Array } | undefined;
 }
 
 /**
@@ -156,7 +161,12 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     const term = String(value);
     const column = segment.columns.get(field) as KeywordColumn | undefined;
     if (!column) return NO_MATCHES;
-    const docs = valuesWhere(column, keywordOrdinals(column, (t) => (caseInsensitive ? t.toLowerCase() === term.toLowerCase() : t === term)));
+    let docs: Matches;
+    if (caseInsensitive) docs = valuesWhere(column, keywordOrdinals(column, (t) => t.toLowerCase() === term.toLowerCase()));
+    else {
+      const ord = lowerBound(column.terms, term);
+      docs = column.terms[ord] === term ? valuesBetween(column, ord, ord) : NO_MATCHES;
+    }
     if (!scored) return docs;
     // Keywords keep no norms or frequencies: every match scores as freq 1, length 1.
     const scorer = termScorer(boost, statistics('keyword', field, term, context));
@@ -165,7 +175,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
   const number = fieldNumber(mapping, field, value);
   const column = segment.columns.get(field);
   if (!column) return NO_MATCHES;
-  return constantScore(valuesWhere(column, (v) => v === number), scored ? boost : undefined);
+  return constantScore(valuesBetween(column, number, number), scored ? boost : undefined);
 }
 
 /** The value as the numeric field reads it; a value it cannot read fails the query, as in Elasticsearch. */
@@ -191,7 +201,45 @@ function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentCo
   if (!column) return NO_MATCHES;
   const bound = (value: QueryValue | undefined, roundUp: boolean) => (value === undefined ? undefined : parseBound(mapping, query.field, value, { roundUp, now: context.now, format: query.format, timeZone: query.timeZone }));
   const gt = bound(query.gt, true), gte = bound(query.gte, false), lt = bound(query.lt, false), lte = bound(query.lte, true);
-  return valuesWhere(column, (v) => (gt === undefined || v > gt) && (gte === undefined || v >= gte) && (lt === undefined || v < lt) && (lte === undefined || v <= lte));
+  // One closed interval: an open end moves to the next double inward.
+  const lo = Math.max(gte ?? -Infinity, gt === undefined ? -Infinity : nextUp(gt));
+  const hi = Math.min(lte ?? Infinity, lt === undefined ? Infinity : nextDown(lt));
+  const sorted = column.several === undefined ? context.sortedBy?.(query.field) : undefined;
+  return sorted ? sortedBetween(sorted, segment.count, lo, hi) : valuesBetween(column, lo, hi);
+}
+
+/**
+ * Documents with a value in [lo, hi] from the field's sorted run: the entries between two binary
+ * searches (missing values, NaN, sort last and fail both bounds), put back in position order.
+ */
+function sortedBetween({ positions, values }: { positions: Uint32Array; values: Float64Array }, count: number, lo: number, hi: number): Matches {
+  if (!(lo <= hi)) return NO_MATCHES;
+  let a = 0, b = values.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (values[mid] < lo) a = mid + 1;
+    else b = mid;
+  }
+  let end = values.length;
+  b = a;
+  while (b < end) {
+    const mid = (b + end) >>> 1;
+    if (values[mid] <= hi) b = mid + 1;
+    else end = mid;
+  }
+  const found = b - a;
+  // Few: sort them; many: mark them and read the marks in order.
+  if (found * 16 < count) return { docs: positions.slice(a, b).sort() };
+  const marked = new Uint8Array(count);
+  for (let i = a; i < b; i++) marked[positions[i]] = 1;
+  // Without a branch (a mark is 0 or 1): one slot of room for the write past the last.
+  const docs = new Uint32Array(found + 1);
+  let at = 0;
+  for (let doc = 0; doc < count; doc++) {
+    docs[at] = doc;
+    at += marked[doc];
+  }
+  return { docs: docs.subarray(0, found) };
 }
 
 function existsQuery(field: string, context: SegmentContext): Matches {
@@ -404,6 +452,46 @@ function valuesWhere(column: FieldColumn, test: (value: number) => boolean): Mat
     if ((numbers ? value === value : value >= 0) && test(value)) docs[found++] = doc;
   }
   return { docs: docs.slice(0, found) };
+}
+
+/** Documents with at least one value in [lo, hi]: {@link valuesWhere}'s loop with the test written in. */
+function valuesBetween(column: FieldColumn, lo: number, hi: number): Matches {
+  const { min, max, several } = column;
+  if (!(lo <= hi)) return NO_MATCHES;
+  const n = min.length;
+  const docs = new Uint32Array(n);
+  let found = 0;
+  for (let doc = 0; doc < n; doc++) {
+    if (several !== undefined && max![doc] !== min[doc]) {
+      let hit = false;
+      forEachValue(column, doc, (value) => {
+        hit ||= value >= lo && value <= hi;
+      });
+      if (hit) docs[found++] = doc;
+      continue;
+    }
+    // A missing value (NaN, or ordinal -1 below any bound given as an ordinal) fails the test.
+    const value = min[doc];
+    if (value >= lo && value <= hi) docs[found++] = doc;
+  }
+  return { docs: docs.slice(0, found) };
+}
+
+const bits = new Float64Array(1);
+const bitsAsInt = new BigInt64Array(bits.buffer);
+
+/** The next double above `x` (x itself for +∞ or NaN). */
+function nextUp(x: number): number {
+  if (Number.isNaN(x) || x === Infinity) return x;
+  if (x === 0) return Number.MIN_VALUE;
+  bits[0] = x;
+  bitsAsInt[0] += x > 0 ? 1n : -1n;
+  return bits[0];
+}
+
+/** The next double below `x`. */
+function nextDown(x: number): number {
+  return -nextUp(-x);
 }
 
 function docsWhere(count: number, test: (doc: number) => boolean): Matches {

@@ -23,6 +23,7 @@ export function allDocs(count: number, score?: number): Matches {
 /** Documents matching every input; the scores of the scored inputs summed (double, then float32). */
 export function intersect(inputs: readonly Matches[], scored: boolean): Matches {
   if (inputs.length === 0) return NO_MATCHES;
+  if (inputs.length === 1) return alone(inputs[0], scored);
   const order = inputs.map((_, i) => i).sort((a, b) => inputs[a].docs.length - inputs[b].docs.length);
   const smallest = inputs[order[0]];
   const cursors = new Int32Array(inputs.length);
@@ -44,6 +45,12 @@ export function intersect(inputs: readonly Matches[], scored: boolean): Matches 
   return scored ? { docs: Uint32Array.from(docs), scores: Float64Array.from(scores) } : { docs: Uint32Array.from(docs) };
 }
 
+/** One input combined with nothing: its own documents, and its scores (0 where it has none) when scored. */
+function alone(only: Matches, scored: boolean): Matches {
+  if (!scored) return only.scores ? { docs: only.docs } : only;
+  return only.scores ? only : { docs: only.docs, scores: new Float64Array(only.docs.length) };
+}
+
 /**
  * Documents matching at least `minimum` inputs (1 by default); the matching inputs' scores summed
  * (double, then float32).
@@ -51,6 +58,7 @@ export function intersect(inputs: readonly Matches[], scored: boolean): Matches 
 export function unite(inputs: readonly Matches[], scored: boolean, minimum = 1): Matches {
   const live = inputs.filter((input) => input.docs.length > 0);
   if (live.length < minimum || live.length === 0) return NO_MATCHES;
+  if (live.length === 1) return alone(live[0], scored);
   const cursors = new Int32Array(live.length);
   const docs: number[] = [];
   const scores: number[] = [];

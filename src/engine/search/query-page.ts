@@ -14,7 +14,7 @@
  *
  * With `paging: top_k` it is Elasticsearch's algorithm: every segment's best `from + size`, merged.
  */
-import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
+import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
 import { filterMatches, type Matches } from '../query/matches.ts';
 import { matchSegment, TooManyClauses, type SegmentContext } from '../query/execute.ts';
@@ -26,9 +26,10 @@ import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
 import { SORT_WHOLE_RATIO } from './page.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { numberKey } from './sort/number-key.ts';
 import type { SortKeySource } from './sort/key.ts';
-import type { SortPlan } from './sort/plan.ts';
+import { keyOf, type SortPlan } from './sort/plan.ts';
 import { afterScore, isScore } from './sort/score-key.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
 
@@ -54,6 +55,8 @@ export interface QueryPageRequest {
   /** `search_after` values as the client sent them (checked by the caller against the sort). */
   after?: readonly unknown[];
 }
+
+type ReadAs = { map?: Column; offset?: number };
 
 /** One order key of a query's page: a field's (or `_doc`'s) key source, or the score. */
 type OrderKey = { clause: { order: 'asc' | 'desc' }; source?: SortKeySource; score: boolean };
@@ -83,64 +86,109 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
     const shard = target.shards.find((s) => s.shard === segment.shard)!;
     let statistics = statsByShard.get(shard);
     if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-    const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now };
+    const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
     const readAs = keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
     // Scores depend on the shard's term statistics, so a run holding them belongs to its snapshot.
     const key = cacheKey === undefined ? undefined : scoring ? `${cacheKey} generation ${shard.generation}` : cacheKey;
 
     let run = key === undefined ? undefined : runs.get(live, key);
-    let matches: Matches | undefined;
     if (!run) {
-      matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
-      const found = matches;
-      const m = found.docs.length;
-      if (key !== undefined && m > 0 && size > 0) {
-        const base = scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
-        if (base) run = runs.add(live, key, (kernels) => base.selected(kernels, live, marks(found, live.segment.count), m, scored ? byPosition(found, live.segment.count) : undefined));
-        else if (afterKey || want * SORT_WHOLE_RATIO >= m) run = runs.add(live, key, (kernels) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored)));
-        else {
+      const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
+      const m = matches.docs.length;
+      total += m;
+      if (scored && matches.scores) for (let i = 0; i < m; i++) if (matches.scores[i] > maxScore) maxScore = matches.scores[i];
+      if (size === 0) continue;
+      // The segment's own run for the sort, when kept, orders the matches without sorting them.
+      const base = scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
+      const fromBase = (kernels: WasmKernels, base: SortedRun, found: Matches) => base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
+      const sorted = (kernels: WasmKernels, found: Matches) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored));
+      if (key !== undefined && (afterKey || want * SORT_WHOLE_RATIO >= m)) {
+        // A page deep into the matches (or after a position anywhere in them) takes the run now.
+        run = runs.add(live, key, (kernels) => (base ? fromBase(kernels, base, matches) : sorted(kernels, matches)));
+      } else {
+        // A shallow first page: a segment without matches keeps an empty run too, so later pages skip it.
+        if (key !== undefined) {
           runs.schedule(live, key, (kernels) => {
             const again = liveMatches(query, context, scoring, minScore);
-            return SortedRun.ofMatches(kernels, live, again.docs, matchSpec(keys, live, again), runScoreKey, extraScores(again, scoreAt, scored));
+            // The segment's run may have been evicted since: it is looked up again.
+            const stillBase = base && runs.get(live, plan.runKey);
+            return stillBase ? fromBase(kernels, stillBase, again) : sorted(kernels, again);
           });
         }
+        if (m === 0) continue;
+        inputs.push(base ? headInput(segment, base, matches, want, readAs, scored) : topInput(segment, matches, keys, readAs, order, afterKey, want, runs.kernels, scored));
+        continue;
       }
-    }
-
-    if (run) {
+    } else {
       total += run.length;
       if (scored && run.maxScore > maxScore) maxScore = run.maxScore;
-      if (size === 0 || run.length === 0) continue;
-      const shape = { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
-      if (afterKey) skipped += countThrough(shape, order, afterKey);
-      inputs.push({ segment, run: shape, positions: run.positions, ...(scored && { scores: run.keys[runScoreKey!] }) });
-      continue;
     }
-
-    // Elasticsearch's collection: the segment's best `from + size` (after the position, if any) by top-k.
-    const n = matches!.docs.length;
-    total += n;
-    const scores = matches!.scores;
-    if (scored && scores) for (let i = 0; i < n; i++) if (scores[i] > maxScore) maxScore = scores[i];
-    if (size === 0 || n === 0) continue;
-    let spec = matchSpec(keys, live, matches!);
-    let candidates: Uint32Array | undefined; // indices into the matches, when search_after leaves some out
-    if (afterKey) {
-      const whole = views({ length: n, keys: spec.keys.map(({ column }, j): RunKey<Column> => ({ values: column, ...readAs[j] })) });
-      const kept: number[] = [];
-      for (let i = 0; i < n; i++) if (compareToAfter(whole, order, afterKey, i) > 0) kept.push(i);
-      candidates = Uint32Array.from(kept);
-      spec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, candidates!), order })) };
-    }
-    const m = candidates ? candidates.length : n;
-    const picked = topPositions(runs.kernels, spec, m, Math.min(want, m));
-    const best = candidates ? picked.map((i) => candidates![i]) : picked;
-    const runKeys = keys.map((_, j): RunKey<Column> => ({ values: gather(spec.keys[j].column, picked), ...readAs[j] }));
-    inputs.push({ segment, run: { length: best.length, keys: runKeys }, positions: best.map((i) => matches!.docs[i]), ...(scored && scores && { scores: gather(scores, best) }) });
+    if (size === 0 || run.length === 0) continue;
+    const shape = { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
+    if (afterKey) skipped += countThrough(shape, order, afterKey);
+    inputs.push({ segment, run: shape, positions: run.positions, ...(scored && { scores: run.keys[runScoreKey!] }) });
   }
   const page = size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size);
   const scores = scored ? page.map((entry) => entry.score!) : [];
   return { page, scores, total, maxScore: scored && total > 0 ? maxScore : null };
+}
+
+/**
+ * Elasticsearch's collection in one segment: its best `want` matches (after the position, if any)
+ * by top-k over the matches.
+ */
+function topInput(segment: SegmentRef, matches: Matches, keys: readonly OrderKey[], readAs: ReadAs[], order: KeyOrder[], afterKey: AfterKey | undefined, want: number, kernels: WasmKernels, scored: boolean): MergeInput {
+  const n = matches.docs.length;
+  let spec = matchSpec(keys, segment.live, matches);
+  let candidates: Uint32Array | undefined; // indices into the matches, when search_after leaves some out
+  if (afterKey) {
+    const whole = views({ length: n, keys: spec.keys.map(({ column }, j): RunKey<Column> => ({ values: column, ...readAs[j] })) });
+    const kept: number[] = [];
+    for (let i = 0; i < n; i++) if (compareToAfter(whole, order, afterKey, i) > 0) kept.push(i);
+    candidates = Uint32Array.from(kept);
+    spec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, candidates!), order })) };
+  }
+  const m = candidates ? candidates.length : n;
+  const picked = topPositions(kernels, spec, m, Math.min(want, m));
+  const best = candidates ? picked.map((i) => candidates![i]) : picked;
+  const runKeys = keys.map((_, j): RunKey<Column> => ({ values: gather(spec.keys[j].column, picked), ...readAs[j] }));
+  const { scores } = matches;
+  return { segment, run: { length: best.length, keys: runKeys }, positions: best.map((i) => matches.docs[i]), ...(scored && scores && { scores: gather(scores, best) }) };
+}
+
+/** The first `want` matches in the order of the segment's own run: a walk that stops there, no sort. */
+function headInput(segment: SegmentRef, base: SortedRun, matches: Matches, want: number, readAs: ReadAs[], scored: boolean): MergeInput {
+  const { docs, scores } = matches;
+  // About want × count / matches entries are read: a binary search among the matches for each,
+  // unless that costs more than marking them all.
+  let isMatch = (p: number) => docs[lowerBound(docs, p)] === p;
+  if (want * Math.log2(docs.length + 1) >= docs.length) {
+    const marked = marks(matches, segment.live.segment.count);
+    isMatch = (p) => marked[p] === 1;
+  }
+  const head = base.head(isMatch, want);
+  const shape = { length: head.positions.length, keys: head.keys.map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
+  // Scores (`track_scores`) by position: the matches are in position order.
+  const scoreOf = (p: number) => scores![lowerBound(docs, p)];
+  return { segment, run: shape, positions: head.positions, ...(scored && scores && { scores: Float64Array.from(head.positions, scoreOf) }) };
+}
+
+/**
+ * The segment's run by a numeric field, ascending, for ranges over it: kept runs serve any range as
+ * two binary searches. The first range on a field scans the column and builds the run between
+ * requests, as a sort by the field would (`top_k` paging keeps to Elasticsearch's way: a scan).
+ */
+function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, paging: Paging): { positions: Uint32Array; values: Float64Array } | undefined {
+  if (paging !== 'sorted_runs') return undefined;
+  const key = numberKey({ kind: 'field', field, order: 'asc', missing: '_last' });
+  const runKey = keyOf([key]);
+  const run = runs.get(live, runKey);
+  if (!run) {
+    runs.schedule(live, runKey, (kernels) => SortedRun.build(kernels, live, runSpec([key], live)));
+    return undefined;
+  }
+  // Views read at once by the caller, before anything else allocates in wasm memory.
+  return { positions: run.positions.view, values: run.keys[0].view };
 }
 
 /** Names a query run: the order's keys, whether hits show scores, `min_score`, and the query. */
@@ -208,6 +256,17 @@ function shardFailures<T>(targets: readonly IndexSnapshot[], run: () => T): T {
 function withIndex(error: EsError, target: IndexSnapshot): EsError {
   if (error instanceof TooManyClauses) return error;
   return new EsError(error.status, error.type, error.reason, { ...error.fields, index_uuid: target.index.uuid, index: target.index.name }, error.causedBy);
+}
+
+/** Where `value` is, or would go, in the ascending `values`. */
+function lowerBound(values: Uint32Array, value: number): number {
+  let lo = 0, hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function gather(column: ArrayLike<number>, at: ArrayLike<number>): Float64Array {

@@ -142,6 +142,14 @@ export class SortedRun {
     return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount, scores ? fromKeys.length : undefined);
   }
 
+  /** The first `k` entries whose position passes `isMatch`, in this run's order: positions and key values. */
+  head(isMatch: (position: number) => boolean, k: number): { positions: Uint32Array; keys: Float64Array[] } {
+    const positions = this.positions.view;
+    const entries: number[] = [];
+    for (let i = 0; i < positions.length && entries.length < k; i++) if (isMatch(positions[i])) entries.push(i);
+    return { positions: Uint32Array.from(entries, (i) => positions[i]), keys: this.keys.map(({ view }) => Float64Array.from(entries, (i) => view[i])) };
+  }
+
   /** This run with `live`'s deletes left out: a new run; this one stays as it is. */
   filtered(kernels: WasmKernels, live: LiveSegment): SortedRun {
     // Copies first: allocating the new run may grow memory and detach these views.
