@@ -76,52 +76,43 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const cacheKey = request.paging === 'sorted_runs' && !readsNow(query) ? queryRunKey(keys, scored, minScore, query) : undefined;
 
   const now = Date.now();
+  const search: QuerySearch = { query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging };
   const inputs: MergeInput[] = [];
   let total = 0, maxScore = -Infinity, skipped = 0;
   // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
   const statsByShard = new Map<object, Map<string, TermStatistics>>();
+  const keyByShard = new Map<object, string>();
   for (const segment of segments) {
     const { live } = segment;
     const target = targets[segment.target];
     const shard = target.shards.find((s) => s.shard === segment.shard)!;
-    let statistics = statsByShard.get(shard);
-    if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-    const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
     const readAs = keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
-    // Scores depend on the shard's term statistics, so a run holding them belongs to its snapshot.
-    const key = cacheKey === undefined ? undefined : scoring ? `${cacheKey} generation ${shard.generation}` : cacheKey;
+    // Scores depend on the shard's term statistics, so a run holding them belongs to its snapshot
+    // (one key per shard: a long key is hashed once per string).
+    let key = cacheKey;
+    if (cacheKey !== undefined && scoring) {
+      key = keyByShard.get(shard);
+      if (key === undefined) keyByShard.set(shard, (key = `${cacheKey} generation ${shard.generation}`));
+    }
 
     let run = key === undefined ? undefined : runs.get(live, key);
-    if (!run) {
-      const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
-      const m = matches.docs.length;
-      total += m;
-      if (scored && matches.scores) for (let i = 0; i < m; i++) if (matches.scores[i] > maxScore) maxScore = matches.scores[i];
-      if (size === 0) continue;
-      // The segment's own run for the sort, when kept, orders the matches without sorting them.
-      const base = scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
-      const fromBase = (kernels: WasmKernels, base: SortedRun, found: Matches) => base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
-      const sorted = (kernels: WasmKernels, found: Matches) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored));
-      if (key !== undefined && (afterKey || want * SORT_WHOLE_RATIO >= m)) {
-        // A page deep into the matches (or after a position anywhere in them) takes the run now.
-        run = runs.add(live, key, (kernels) => (base ? fromBase(kernels, base, matches) : sorted(kernels, matches)));
-      } else {
-        // A shallow first page: a segment without matches keeps an empty run too, so later pages skip it.
-        if (key !== undefined) {
-          runs.schedule(live, key, (kernels) => {
-            const again = liveMatches(query, context, scoring, minScore);
-            // The segment's run may have been evicted since: it is looked up again.
-            const stillBase = base && runs.get(live, plan.runKey);
-            return stillBase ? fromBase(kernels, stillBase, again) : sorted(kernels, again);
-          });
-        }
-        if (m === 0) continue;
-        inputs.push(base ? headInput(segment, base, matches, want, readAs, scored) : topInput(segment, matches, keys, readAs, order, afterKey, want, runs.kernels, scored));
-        continue;
-      }
-    } else {
+    if (run) {
       total += run.length;
       if (scored && run.maxScore > maxScore) maxScore = run.maxScore;
+    } else {
+      let statistics = statsByShard.get(shard);
+      if (!statistics) statsByShard.set(shard, (statistics = new Map()));
+      const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
+      const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
+      total += matches.docs.length;
+      if (scored && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
+      if (size === 0) continue;
+      const found = collect(search, segment, context, matches, key, readAs);
+      if (found instanceof SortedRun) run = found;
+      else {
+        if (found) inputs.push(found);
+        continue;
+      }
     }
     if (size === 0 || run.length === 0) continue;
     const shape = { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
@@ -131,6 +122,53 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const page = size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size);
   const scores = scored ? page.map((entry) => entry.score!) : [];
   return { page, scores, total, maxScore: scored && total > 0 ? maxScore : null };
+}
+
+/** What one search's segments share, for {@link collect}. */
+interface QuerySearch {
+  query: Query;
+  scored: boolean;
+  scoring: boolean;
+  minScore?: number;
+  want: number;
+  size: number;
+  plan: SortPlan;
+  runs: RunCache;
+  keys: OrderKey[];
+  order: KeyOrder[];
+  afterKey?: AfterKey;
+  scoreAt: number;
+  runScoreKey?: number;
+  paging: Paging;
+}
+
+/**
+ * A segment whose query run is not kept (or never kept, `key` undefined): its run, made now when the
+ * page reaches deep into the matches (or starts after a position); otherwise the page's candidates
+ * from it, and the run made between requests.
+ */
+function collect(search: QuerySearch, segment: SegmentRef, context: SegmentContext, matches: Matches, key: string | undefined, readAs: ReadAs[]): SortedRun | MergeInput | undefined {
+  const { query, scored, scoring, minScore, want, plan, runs, keys, scoreAt, runScoreKey } = search;
+  const { live } = segment;
+  const m = matches.docs.length;
+  // The segment's own run for the sort, when kept, orders the matches without sorting them.
+  const base = scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
+  const fromBase = (kernels: WasmKernels, base: SortedRun, found: Matches) => base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
+  const sorted = (kernels: WasmKernels, found: Matches) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored));
+  if (key !== undefined && (search.afterKey || want * SORT_WHOLE_RATIO >= m)) {
+    return runs.add(live, key, (kernels) => (base ? fromBase(kernels, base, matches) : sorted(kernels, matches)));
+  }
+  // A segment without matches keeps an empty run too, so later pages skip it.
+  if (key !== undefined) {
+    runs.schedule(live, key, (kernels) => {
+      const again = liveMatches(query, context, scoring, minScore);
+      // The segment's run may have been evicted since: it is looked up again.
+      const stillBase = base && runs.get(live, plan.runKey);
+      return stillBase ? fromBase(kernels, stillBase, again) : sorted(kernels, again);
+    });
+  }
+  if (m === 0) return undefined;
+  return base ? headInput(segment, base, matches, want, readAs, scored) : topInput(segment, matches, keys, readAs, search.order, search.afterKey, want, runs.kernels, scored);
 }
 
 /**

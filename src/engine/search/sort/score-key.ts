@@ -18,12 +18,16 @@ export function isScore(clause: SortClause): clause is Extract<SortClause, { kin
 
 /** The score as a response shows it: the shortest decimal of its float32 value. */
 export function shownScore(score: number): number {
-  if (!Number.isFinite(score)) return score;
-  for (let digits = 1; digits < 9; digits++) {
-    const shown = Number(score.toPrecision(digits));
-    if (Math.fround(shown) === score) return shown;
-  }
-  return Number(score.toPrecision(9));
+  if (!Number.isFinite(score) || score === 0) return score;
+  // Most scores need 7 to 9 digits (9 always reads back): start at 7, go down while it reads back.
+  let digits = 7;
+  if (readsBack(score, digits)) while (digits > 1 && readsBack(score, digits - 1)) digits--;
+  else while (digits < 9 && !readsBack(score, digits)) digits++;
+  return Number(score.toPrecision(digits));
+}
+
+function readsBack(score: number, digits: number): boolean {
+  return Math.fround(Number(score.toPrecision(digits))) === score;
 }
 
 /** A `search_after` value of a `_score` clause, read as a float. */
