@@ -82,11 +82,13 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
   const statsByShard = new Map<object, Map<string, TermStatistics>>();
   const keyByShard = new Map<object, string>();
+  const stored: ReadAs[] = keys.map(() => ({}));
   for (const segment of segments) {
     const { live } = segment;
     const target = targets[segment.target];
     const shard = target.shards.find((s) => s.shard === segment.shard)!;
-    const readAs = keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
+    // Keys read as stored (numbers, scores) need nothing per segment.
+    const readAs = plan.asStored ? stored : keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
     // Scores depend on the shard's term statistics, so a run holding them belongs to its snapshot
     // (one key per shard: a long key is hashed once per string).
     let key = cacheKey;
@@ -115,9 +117,9 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       }
     }
     if (size === 0 || run.length === 0) continue;
-    const shape = { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
+    const shape = plan.asStored ? run.shape(keys.length) : { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
     if (afterKey) skipped += countThrough(shape, order, afterKey);
-    inputs.push({ segment, run: shape, positions: run.positions, ...(scored && { scores: run.keys[runScoreKey!] }) });
+    inputs.push({ segment, run: shape, positions: run.positions, scores: scored ? run.keys[runScoreKey!] : undefined });
   }
   const page = size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size);
   const scores = scored ? page.map((entry) => entry.score!) : [];
@@ -156,19 +158,27 @@ function collect(search: QuerySearch, segment: SegmentRef, context: SegmentConte
   const fromBase = (kernels: WasmKernels, base: SortedRun, found: Matches) => base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
   const sorted = (kernels: WasmKernels, found: Matches) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored));
   if (key !== undefined && (search.afterKey || want * SORT_WHOLE_RATIO >= m)) {
-    return runs.add(live, key, (kernels) => (base ? fromBase(kernels, base, matches) : sorted(kernels, matches)));
+    // The whole run now: taken from the segment's run (a walk over all of it) when that costs less
+    // than sorting the matches.
+    const walk = base && walkBeatsSort(m, live.segment.count);
+    return runs.add(live, key, (kernels) => (walk ? fromBase(kernels, base, matches) : sorted(kernels, matches)));
   }
   // A segment without matches keeps an empty run too, so later pages skip it.
   if (key !== undefined) {
     runs.schedule(live, key, (kernels) => {
       const again = liveMatches(query, context, scoring, minScore);
       // The segment's run may have been evicted since: it is looked up again.
-      const stillBase = base && runs.get(live, plan.runKey);
+      const stillBase = base && walkBeatsSort(again.docs.length, live.segment.count) && runs.get(live, plan.runKey);
       return stillBase ? fromBase(kernels, stillBase, again) : sorted(kernels, again);
     });
   }
   if (m === 0) return undefined;
   return base ? headInput(segment, base, matches, want, readAs, scored) : topInput(segment, matches, keys, readAs, search.order, search.afterKey, want, runs.kernels, scored);
+}
+
+/** Whether walking a segment's run of `count` to take `matches` entries costs less than sorting them. */
+function walkBeatsSort(matches: number, count: number): boolean {
+  return matches * Math.log2(matches + 1) >= count;
 }
 
 /**

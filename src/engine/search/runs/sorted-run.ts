@@ -55,9 +55,10 @@ export class SortedRun {
     return this.positions.bytes + this.keys.reduce((n, key) => n + key.bytes, 0);
   }
 
-  /** The run as the kernels take it, its values read as stored (no map, no offset). */
-  shape(): Run<Column> {
-    return (this.#shape ??= { length: this.length, keys: this.keys.map((values) => ({ values })) });
+  /** The run as the kernels take it, by its first `keys` keys (all by default), values read as stored (no map, no offset). */
+  shape(keys = this.keys.length): Run<Column> {
+    if (this.#shape?.keys.length !== keys) this.#shape = { length: this.length, keys: this.keys.slice(0, keys).map((values) => ({ values })) };
+    return this.#shape;
   }
 
   /** The best score in a query's run (computed once; -Infinity when empty or unscored). */
