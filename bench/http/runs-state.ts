@@ -62,6 +62,25 @@ export async function clearRuns(url: string, index: string): Promise<void> {
   if (left.count !== 0) throw new WrongAnswer(`POST /${index}/_cache/clear: the index still holds ${left.count} sorted runs`);
 }
 
+const WARM_PASSES = 5;
+
+/**
+ * Puts `index` in the warm state: `askAll` (the searches to be timed, each asked and checked), then
+ * no background build pending; again until a whole pass leaves the index's runs as they were.
+ * Returns the runs.
+ */
+export async function warmRuns(url: string, index: string, askAll: (pass: number) => Promise<void>): Promise<RunStats> {
+  let last: RunStats | undefined;
+  for (let pass = 0; pass < WARM_PASSES; pass++) {
+    await askAll(pass);
+    await settled(url);
+    const now = await indexRuns(url, index);
+    if (last && now.count === last.count && now.memory_size_in_bytes === last.memory_size_in_bytes) return now;
+    last = now;
+  }
+  throw new WrongAnswer(`${index}: the sorted runs still change after ${WARM_PASSES} passes over the searches (${last!.count} runs): no warm state to measure`);
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

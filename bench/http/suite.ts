@@ -10,6 +10,8 @@
  *   `_cache/clear` side by side (bench/http/sweep.ts); with `--url`, another
  *   Elasticsearch-compatible endpoint in the same run, beside the corpus that holds its data (the
  *   cities otherwise).
+ * - Searches with a query on the cities, after their sweep: a filter and a `match`, as JSON bodies,
+ *   warm, `paging=top_k` and cold (bench/http/queries.ts).
  *
  * Nothing is timed before its answers are checked; servers are stopped and their data removed
  * whatever happens.
@@ -19,8 +21,10 @@ import { startDeeppage, startHello, withChild } from '../lib/child-server.ts';
 import { esCount, esOk, esRequest } from '../lib/es-client.ts';
 import { loadCities, loadProducts, type Loaded } from './data.ts';
 import type { Target } from './page.ts';
-import { sweepCharts, sweepMarkdown, throughputMarkdown } from './report.ts';
-import { fromValues, sweepCorpus, sweepPoints, SERIES, type PageBudget, type Remote, type SweepResult } from './sweep.ts';
+import { querySweep } from './queries.ts';
+import { queryMarkdown, sweepCharts, sweepMarkdown, throughputMarkdown } from './report.ts';
+import type { PageBudget } from './page-timing.ts';
+import { fromValues, sweepCorpus, sweepPoints, SERIES, type Remote, type SweepResult } from './sweep.ts';
 import { bulkEndpoint, helloEndpoint, measureThroughput, pageEndpoint, rootEndpoint, throughputRows, BULK_DOCS, type LoadProfile, type Throughput } from './throughput.ts';
 
 /** Connections for the latency-under-load run of the shallow page. */
@@ -94,7 +98,7 @@ const ES_WINDOW = 10_000;
 
 export const httpSuite: Suite = {
   name: 'http',
-  summary: 'the server over HTTP: req/s against a hello-world ceiling, and the from/size sweep per corpus beside GET /, top-k and cold (also against --url)',
+  summary: 'the server over HTTP: req/s against a hello-world ceiling, the from/size sweep per corpus beside GET /, top-k and cold (also against --url), and a filter and a match on the cities',
   async run(ctx: SuiteContext) {
     const profile = PROFILES[ctx.mode];
     const log = ctx.log;
@@ -134,6 +138,8 @@ export const httpSuite: Suite = {
         sweeps.push(await sweepCorpus({ loaded, remote: paired, points, budget: profile.page, coldBudget: profile.cold }, log));
       };
       await sweep(cities, true);
+      log(`searches with a query: ${cities.label}`);
+      const queries = await querySweep(cities, profile.page, profile.cold, log);
       for (const run of profile.products) {
         const index = run.shards === 5 ? 'products' : `products-${run.shards}shards`;
         log(`products: ${run.docs} documents into ${index} (${run.shards} shards) over _bulk`);
@@ -142,10 +148,10 @@ export const httpSuite: Suite = {
         await esOk(server.url, 'DELETE', `/${index}`);
       }
 
-      const rows = [...throughput.flatMap((t) => throughputRows(t)), ...sweeps.flatMap((s) => s.rows)];
+      const rows = [...throughput.flatMap((t) => throughputRows(t)), ...sweeps.flatMap((s) => s.rows), ...queries.rows];
       return {
         rows,
-        markdown: [throughputMarkdown(throughput, profile.load), sweepMarkdown(sweeps)].join('\n'),
+        markdown: [throughputMarkdown(throughput, profile.load), sweepMarkdown(sweeps), queryMarkdown(queries, sweeps[0])].join('\n'),
         charts: sweepCharts(sweeps),
         notes: {
           servers:
@@ -170,6 +176,7 @@ export const httpSuite: Suite = {
             corpora: Object.fromEntries(sweeps.map((s) => [s.label, { checks: s.checks, state: s.state, ...(s.skipped.length > 0 && { remote_not_asked: s.skipped }) }])),
             ...(remote && { remote: { target: remote.target.name, index: remote.target.index, documents: remote.docs, result_window: remote.window, result_window_from: remote.windowSource, note: `no paging parameter and no cold series for the remote (its _cache/clear clears other caches); its own GET / beside every point` } }),
           },
+          queries: { corpus: queries.label, searches: queries.searches, checks: queries.checks, state: queries.state },
           checks: [
             'hello-world: GET / answers {"hello":"world"}',
             'shallow, deep and deep top-k pages: checked as in the sweep before timing',

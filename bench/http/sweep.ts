@@ -14,15 +14,14 @@
  * same data the same sort values. The warm state: every point asked once, then no background run
  * build pending, repeated until a pass builds nothing (see {@link warm}).
  */
-import { quantile } from '../lib/format.ts';
 import type { Timing } from '../lib/measure.ts';
 import type { Row } from '../lib/results.ts';
 import { WrongAnswer } from '../lib/suite.ts';
-import { esCount, esOk, withoutCredentials } from '../lib/es-client.ts';
+import { esCount, esOk } from '../lib/es-client.ts';
 import type { Loaded } from './data.ts';
-import { runLoad, timeOne } from './load.ts';
+import { timeCold, timeWarm, type PageBudget } from './page-timing.ts';
 import { assertSamePage, checkedPage, pagePath, pageVerifier, type Page, type Target } from './page.ts';
-import { clearRuns, indexRuns, nodeRuns, settled, type RunStats } from './runs-state.ts';
+import { clearRuns, nodeRuns, settled, warmRuns, type RunStats } from './runs-state.ts';
 
 export type SweepGroup = 'from' | 'size';
 
@@ -33,23 +32,8 @@ export interface SweepPoint {
   groups: SweepGroup[];
 }
 
-/**
- * A series' load at a point. Warm series: a warm-up of WARMUP requests, which also estimates the
- * page's cost, then about `ms` of requests, at least `min` and at most `max` of them. The cold
- * series: pages (each after its `_cache/clear`) until `ms` of wall time has gone, at least `min`
- * and at most `max` of them.
- */
-export interface PageBudget {
-  ms: number;
-  min: number;
-  max: number;
-}
-
 /** The page size of the `from` sweep. */
 export const PAGE = 10;
-const WARMUP = 3;
-/** autocannon ends a run at its next sampling tick: a short interval wastes no time. */
-const SAMPLE_MS = 10;
 /** What `GET /` of deeppage must answer (its node info). */
 const ROOT_MARK = '"tagline"';
 
@@ -162,17 +146,17 @@ export async function sweepCorpus(job: CorpusSweep, log: (line: string) => void)
     const verify = pageVerifier(page);
     const inFrom = p.groups.includes('from');
     if (inFrom) push(['from'], SERIES.root(local.name), p, local, total, await timeRoot(local, job.budget), { request: 'GET /' });
-    push(p.groups, SERIES.local, p, local, total, await timeWarm(local, pagePath(local, p.from, p.size), job.budget, verify));
-    push(p.groups, SERIES.topK, p, local, total, await timeWarm(local, pagePath(topK, p.from, p.size), job.budget, verify));
+    push(p.groups, SERIES.local, p, local, total, await timeWarm(url, { path: pagePath(local, p.from, p.size) }, job.budget, verify));
+    push(p.groups, SERIES.topK, p, local, total, await timeWarm(url, { path: pagePath(topK, p.from, p.size) }, job.budget, verify));
     if (remote) {
       if (inFrom) push(['from'], SERIES.root(remote.target.name), p, remote.target, remoteTotal!, await timeRoot(remote.target, job.budget), { request: 'GET /' });
       if (remoteAsks(p)) {
         const theirs = sameData ? verify : undefined;
-        push(p.groups, remote.target.name, p, remote.target, remoteTotal!, await timeWarm(remote.target, pagePath(remote.target, p.from, p.size), job.budget, theirs));
+        push(p.groups, remote.target.name, p, remote.target, remoteTotal!, await timeWarm(remote.target.url, { path: pagePath(remote.target, p.from, p.size) }, job.budget, theirs));
       } else skipped.push(`from=${p.from} size=${p.size}`);
     }
     if (inFrom) {
-      push(['from'], SERIES.cold, p, local, total, await timeCold(local, p, job.coldBudget, verify));
+      push(['from'], SERIES.cold, p, local, total, await timeCold(url, local.index, { path: pagePath(local, p.from, p.size) }, job.coldBudget, verify));
       const again = await warm(local, points, total, pages);
       if (again.count !== warmRuns.count || again.memory_size_in_bytes !== warmRuns.memory_size_in_bytes) {
         rewarmed.push(`after from=${p.from}: ${again.count} runs, ${again.memory_size_in_bytes} bytes`);
@@ -216,23 +200,14 @@ export async function sweepCorpus(job: CorpusSweep, log: (line: string) => void)
   return { label: loaded.label, index: local.index, series, rows, checks, state, skipped, warmRuns };
 }
 
-/**
- * Puts `local`'s index in the warm state: every point asked (and checked against `pages`), then no
- * background build pending; again until a whole pass leaves the runs as they were. Returns the runs.
- */
-async function warm(local: Target, points: SweepPoint[], total: number, pages: Map<SweepPoint, Page>): Promise<RunStats> {
-  let last: RunStats | undefined;
-  for (let pass = 0; pass < 5; pass++) {
+/** Puts `local`'s index in the warm state (see {@link warmRuns}): every point asked, and checked against `pages`. */
+function warm(local: Target, points: SweepPoint[], total: number, pages: Map<SweepPoint, Page>): Promise<RunStats> {
+  return warmRuns(local.url, local.index, async (pass) => {
     for (const p of points) {
       const page = await checkedPage(local, p.from, p.size, total);
       assertSamePage(`${SERIES.local}: GET ${pagePath(local, p.from, p.size)} (warming, pass ${pass + 1})`, page, 'the first answer', pages.get(p)!, true);
     }
-    await settled(local.url);
-    const now = await indexRuns(local.url, local.index);
-    if (last && now.count === last.count && now.memory_size_in_bytes === last.memory_size_in_bytes) return now;
-    last = now;
-  }
-  throw new WrongAnswer(`${local.index}: the sorted runs still change after 5 passes over the sweep (${last!.count} runs): no warm state to measure`);
+  });
 }
 
 async function checkRoot(target: Target): Promise<void> {
@@ -242,36 +217,7 @@ async function checkRoot(target: Target): Promise<void> {
 }
 
 async function timeRoot(target: Target, budget: PageBudget): Promise<Timing> {
-  return timeWarm(target, '/', budget, target.name === SERIES.local ? (body) => body.includes(ROOT_MARK) : undefined);
-}
-
-/** One request at a time on one connection: a warm-up that estimates the cost, then the budget's worth. */
-async function timeWarm(target: Target, path: string, budget: PageBudget, verifyBody?: (body: string) => boolean): Promise<Timing> {
-  const { url: base, headers } = withoutCredentials(target.url);
-  const spec = { url: base + path, headers, connections: 1, sampleMs: SAMPLE_MS, verifyBody };
-  const warmup = await runLoad({ ...spec, bound: { requests: WARMUP } });
-  // The fastest warm-up request estimates the cost: a slow first answer (a new connection, a GC) would cut the count.
-  const requests = Math.min(budget.max, Math.max(budget.min, Math.round(budget.ms / warmup.latency.min)));
-  return (await runLoad({ ...spec, bound: { requests } })).latency;
-}
-
-/** Pages after `_cache/clear`, each timed alone (see the state notes), within the budget. */
-async function timeCold(local: Target, p: SweepPoint, budget: PageBudget, verifyBody?: (body: string) => boolean): Promise<Timing> {
-  const { url: base, headers } = withoutCredentials(local.url);
-  const path = pagePath(local, p.from, p.size);
-  const samples: number[] = [];
-  const started = performance.now();
-  while (samples.length < budget.max && (samples.length < budget.min || performance.now() - started < budget.ms)) {
-    await settled(local.url);
-    await clearRuns(local.url, local.index);
-    samples.push(await timeOne(base, headers, { path: '/' }, { path }, verifyBody));
-  }
-  const sorted = Float64Array.from(samples).sort();
-  return { median: round(quantile(sorted, 0.5)), min: sorted[0], max: sorted[sorted.length - 1], samples: sorted.length };
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1e4) / 1e4;
+  return timeWarm(target.url, { path: '/' }, budget, target.name === SERIES.local ? (body) => body.includes(ROOT_MARK) : undefined);
 }
 
 function mib(bytes: number): string {

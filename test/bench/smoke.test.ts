@@ -38,7 +38,11 @@ describe('npm run bench (smoke)', () => {
     }
     const engine = JSON.parse(readFileSync(`${dir}/engine.json`, 'utf8'));
     const strategies = new Set(engine.rows.map((r: { strategy: string }) => r.strategy));
-    expect([...strategies].sort()).toEqual(['deeppage', 'deeppage-cold', 'deeppage-top-k', 'duckdb-offset', 'es-style-js', 'naive-sort', 'orama', 'sqlite-keyset', 'sqlite-offset']);
+    expect([...strategies].sort()).toEqual(['deeppage', 'deeppage-cold', 'deeppage-new-query', 'deeppage-top-k', 'duckdb-offset', 'es-style-js', 'naive-sort', 'orama', 'sqlite-keyset', 'sqlite-offset']);
+    // Searches with a query: in process (filters and match; the cities beside Orama) and over HTTP.
+    const groups = (suite: string) => new Set(JSON.parse(readFileSync(`${dir}/${suite}.json`, 'utf8')).rows.map((r: { group: string }) => r.group));
+    expect([...groups('engine')]).toEqual(expect.arrayContaining(['query', 'text']));
+    expect([...groups('http')]).toContain('query');
     expect(existsSync(`${dir}/engine-from.svg`) && existsSync(`${dir}/engine-size.svg`)).toBe(true);
   });
 });
