@@ -126,7 +126,7 @@ describe('query runs', () => {
     );
   });
 
-  it('answers ranges over a single-valued field from its sorted run as a scan does', async () => {
+  it('answers ranges and terms over a single-valued field from its sorted run as a scan does', async () => {
     await engine.createIndex('ranges', { settings: { number_of_shards: 2, refresh_interval: -1 }, mappings });
     for (let part = 0; part < 3; part++) {
       // Integers with ties, some missing; every few documents with none at all.
@@ -135,8 +135,9 @@ describe('query runs', () => {
     }
     const bound = fc.option(fc.oneof(fc.integer({ min: -2, max: 25 }), fc.double({ min: -2, max: 25, noNaN: true })), { nil: undefined });
     await fc.assert(
-      fc.asyncProperty(fc.record({ gt: bound, gte: bound, lt: bound, lte: bound }), async (bounds) => {
-        const query: Query = { kind: 'range', field: 'n', ...bounds, boost: 1 };
+      fc.asyncProperty(fc.record({ gt: bound, gte: bound, lt: bound, lte: bound }), fc.integer({ min: -1, max: 23 }), async (bounds, value) => {
+        // A range, or a term (one value is a range of one), as the case may be.
+        const query: Query = value % 3 === 0 ? { kind: 'term', field: 'n', value, caseInsensitive: false, boost: 1 } : { kind: 'range', field: 'n', ...bounds, boost: 1 };
         const hits = (paging: 'top_k' | 'sorted_runs') => engine.search('ranges', searchRequest({ query, size: 200, paging, sort: [{ kind: 'doc', order: 'asc' }] })).hits.hits.map((h) => h._id);
         const scanned = hits('top_k');
         expect(hits('sorted_runs')).toEqual(scanned);

@@ -175,7 +175,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
   const number = fieldNumber(mapping, field, value);
   const column = segment.columns.get(field);
   if (!column) return NO_MATCHES;
-  return constantScore(valuesBetween(column, number, number), scored ? boost : undefined);
+  return constantScore(numbersBetween(field, column, number, number, context), scored ? boost : undefined);
 }
 
 /** The value as the numeric field reads it; a value it cannot read fails the query, as in Elasticsearch. */
@@ -204,8 +204,13 @@ function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentCo
   // One closed interval: an open end moves to the next double inward.
   const lo = Math.max(gte ?? -Infinity, gt === undefined ? -Infinity : nextUp(gt));
   const hi = Math.min(lte ?? Infinity, lt === undefined ? Infinity : nextDown(lt));
-  const sorted = column.several === undefined ? context.sortedBy?.(query.field) : undefined;
-  return sorted ? sortedBetween(sorted, segment.count, lo, hi) : valuesBetween(column, lo, hi);
+  return numbersBetween(query.field, column, lo, hi, context);
+}
+
+/** Documents with a value of the numeric field in [lo, hi]: from its sorted run when kept (single-valued columns), else a scan. */
+function numbersBetween(field: string, column: FieldColumn, lo: number, hi: number, context: SegmentContext): Matches {
+  const sorted = column.several === undefined ? context.sortedBy?.(field) : undefined;
+  return sorted ? sortedBetween(sorted, context.live.segment.count, lo, hi) : valuesBetween(column, lo, hi);
 }
 
 /**
