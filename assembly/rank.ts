@@ -40,6 +40,7 @@ export function splits(runs: u32, rank: u32, out: usize): void {
   const hi = alloc((<usize>runs) << 2);
   const cand = alloc((<usize>runs) << 2);
   const counts = alloc((<usize>runs) << 2);
+  const pasts = alloc((<usize>runs) << 2); // one key: per run, the end of the pivot's tie group
   const middles = alloc((<usize>runs) << 3); // per run: the image of its window's middle entry
   for (let r: u32 = 0; r < runs; r++) {
     const len = runLength(r);
@@ -98,6 +99,12 @@ export function splits(runs: u32, rank: u32, out: usize): void {
       pPos = middle(lo, hi, pRun);
     }
     const pImg = runImage(pRun, 0, pPos);
+    if (keyCount() == 1) {
+      const done = tieRound(runs, rank, lo, hi, counts, pasts, pImg);
+      if (done) break;
+      reach = guided && u32At(lo, pRun) > pPos ? min(reach << 1, 1 << 20) : 1;
+      continue;
+    }
     let before: u64 = 0;
     for (let r: u32 = 0; r < runs; r++) {
       const c = r == pRun ? pPos : precedingIn(r, u32At(lo, r), u32At(hi, r), pImg, pRun, pPos);
@@ -115,6 +122,7 @@ export function splits(runs: u32, rank: u32, out: usize): void {
   free(hi);
   free(cand);
   free(counts);
+  free(pasts);
   free(middles);
 }
 
@@ -137,6 +145,70 @@ function precedingIn(r: u32, lo: u32, hi: u32, pImg: i64, pRun: u32, pPos: u32):
     const img = imageOf(v, dir, miss);
     const before = img != pImg ? img < pImg : runTailBefore(r, mid, pRun, pPos);
     if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A round with one key, where entries tie on it alone and a tie orders by run, then position: the
+ * pivot's whole tie group G goes to one side at once, or the rank falls inside G and the splits
+ * follow directly. Heavy ties (scores, keywords) then cost one round, where pivots inside G would
+ * each take a slice of it. Returns whether `lo` now holds the splits.
+ *
+ * Per run, f and p are where G starts and ends, clamped to the window [lo, hi] that holds the split
+ * s. If the prefix holds no entry of G, s ≤ f in every run; if it holds all of G, s ≥ p in every
+ * run. So rank < Σf puts every split at or below its f, rank > Σp at or above its p, and a rank in
+ * between (or equal to either sum) has the prefix end inside G: the runs before the one it ends in
+ * give all of their part of G, the runs after it none, which is the fill below.
+ */
+function tieRound(runs: u32, rank: u32, lo: usize, hi: usize, fs: usize, ps: usize, pImg: i64): bool {
+  let sumF: u64 = 0, sumP: u64 = 0;
+  for (let r: u32 = 0; r < runs; r++) {
+    const l = u32At(lo, r), h = u32At(hi, r);
+    const f = searchBound(r, l, h, pImg, false);
+    // Without ties G holds at most one entry of a run: one probe finds its end.
+    const p = f < h && entryImage(r, f) == pImg ? searchBound(r, f + 1, h, pImg, true) : f;
+    setU32(fs, r, f);
+    setU32(ps, r, p);
+    sumF += f;
+    sumP += p;
+  }
+  if (<u64>rank < sumF) {
+    memory.copy(hi, fs, (<usize>runs) << 2);
+    return false;
+  }
+  if (<u64>rank > sumP) {
+    memory.copy(lo, ps, (<usize>runs) << 2);
+    return false;
+  }
+  let left = <u64>rank - sumF;
+  for (let r: u32 = 0; r < runs; r++) {
+    const f = u32At(fs, r);
+    const take = <u32>min(<u64>(u32At(ps, r) - f), left);
+    setU32(lo, r, f + take);
+    left -= take;
+  }
+  return true;
+}
+
+/** The image of key 0 at position p of run r (runImage, for one key). */
+@inline function entryImage(r: u32, p: u32): i64 {
+  return runImage(r, 0, p);
+}
+
+/** The first position in [lo, hi) of run r whose image is not below `pImg` (`through`: above it); hi if none. */
+function searchBound(r: u32, lo: u32, hi: u32, pImg: i64, through: bool): u32 {
+  const values = runKey0(r);
+  const map = <usize>load<u32>(values, 4), offset = load<f64>(values, 8), column = <usize>load<u32>(values);
+  const dir = dirMask(0), miss = missingImage(0);
+  while (lo < hi) {
+    const mid = lo + ((hi - lo) >> 1);
+    let v = load<f64>(column + ((<usize>mid) << 3));
+    if (map != 0 && v == v) v = load<f64>(map + ((<usize><u32>v) << 3));
+    if (offset != 0) v += offset;
+    const img = imageOf(v, dir, miss);
+    if (through ? img <= pImg : img < pImg) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -16,18 +16,44 @@ export function isScore(clause: SortClause): clause is Extract<SortClause, { kin
   return clause.kind === 'score';
 }
 
-/** The score as a response shows it: the shortest decimal of its float32 value. */
+/** Powers of ten that doubles hold exactly: 1e0 … 1e22. */
+const EXACT_POWERS = Array.from({ length: 23 }, (_, p) => 10 ** p);
+
+/**
+ * The score as a response shows it: the shortest decimal of its float32 value, as the double
+ * nearest that decimal.
+ *
+ * For d = 1, 2, … significant digits, the candidate is the score rounded to d digits; the first that
+ * reads back as the same float is the answer. Rounding is scaled arithmetic on doubles: a float32
+ * score has 24 bits, so `score · 10^p` (p ≤ 22) is within a few double units of its true value,
+ * far finer than the rounding to d ≤ 9 digits, and `c / 10^p` with exact c and 10^p is the double
+ * nearest the decimal. Scores outside the exact powers' reach take {@link shownScoreByText}.
+ */
 export function shownScore(score: number): number {
   if (!Number.isFinite(score) || score === 0) return score;
-  // Most scores need 7 to 9 digits (9 always reads back): start at 7, go down while it reads back.
-  let digits = 7;
-  if (readsBack(score, digits)) while (digits > 1 && readsBack(score, digits - 1)) digits--;
-  else while (digits < 9 && !readsBack(score, digits)) digits++;
-  return Number(score.toPrecision(digits));
+  const magnitude = Math.abs(score);
+  let e = Math.floor(Math.log10(magnitude));
+  // log10 may land one off near powers of ten.
+  if (10 ** e > magnitude) e--;
+  else if (10 ** (e + 1) <= magnitude) e++;
+  for (let digits = 1; digits <= 9; digits++) {
+    const p = digits - 1 - e;
+    if (p < 0 || p > 22) return shownScoreByText(score);
+    const scale = EXACT_POWERS[p];
+    const candidate = Math.round(score * scale) / scale;
+    if (Math.fround(candidate) === score) return candidate;
+  }
+  return shownScoreByText(score);
 }
 
-function readsBack(score: number, digits: number): boolean {
-  return Math.fround(Number(score.toPrecision(digits))) === score;
+/** {@link shownScore} through `toPrecision`: any float32, a few times slower. */
+export function shownScoreByText(score: number): number {
+  if (!Number.isFinite(score) || score === 0) return score;
+  for (let digits = 1; digits < 9; digits++) {
+    const candidate = Number(score.toPrecision(digits));
+    if (Math.fround(candidate) === score) return candidate;
+  }
+  return Number(score.toPrecision(9));
 }
 
 /** A `search_after` value of a `_score` clause, read as a float. */
