@@ -154,6 +154,44 @@ describe('query runs', () => {
     await engine.deleteIndices('ranges');
   });
 
+  it('counts and pages a range known from the field run as a scan does, through deletes, on shallow and deep pages', async () => {
+    await engine.createIndex('known', { settings: { number_of_shards: 2, refresh_interval: -1 }, mappings });
+    for (let part = 0; part < 3; part++) {
+      await engine.write(Array.from({ length: 80 }, (_, i) => ({ action: 'index' as const, index: 'known', id: `${part}-${i}`, source: i % 9 === 0 ? { tag: 'x' } : { n: (i * 7 + part) % 31, at: (i * 11) % 17 } })));
+      engine.refresh('known');
+    }
+    const sort: SortClause[] = [{ kind: 'field', field: 'at', order: 'desc', missing: '_last' }];
+    const ids = Array.from({ length: 3 }, (_, part) => Array.from({ length: 80 }, (_, i) => `${part}-${i}`)).flat();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -1, max: 31 }), fc.integer({ min: 0, max: 12 }), fc.subarray(ids, { maxLength: 30 }), fc.constantFrom(0, 3, 40), async (lo, width, gone, from) => {
+        const query: Query = { kind: 'range', field: 'n', gte: lo, lt: lo + width, boost: 1 };
+        // A new query each time, over kept runs of the sort and of the field (another range builds
+        // it); then deletes, which the kept runs are filtered to.
+        engine.clearCaches('known');
+        engine.search('known', searchRequest({ sort, from: 200, size: 1 }));
+        engine.search('known', searchRequest({ query: { kind: 'range', field: 'n', gt: 100, boost: 1 }, size: 0 }));
+        await engine.runs.settled();
+        if (gone.length > 0) {
+          await engine.write(gone.map((id) => ({ action: 'delete' as const, index: 'known', id })));
+          engine.refresh('known');
+        }
+        const page = (paging: 'top_k' | 'sorted_runs') => {
+          const { hits } = engine.search('known', searchRequest({ query, sort, from, size: 5, paging, trackTotalHits: true }));
+          return { total: hits.total, ids: hits.hits.map((h) => h._id) };
+        };
+        expect(page('sorted_runs')).toEqual(page('top_k'));
+        expect(engine.count('known', query).count).toBe(page('top_k').total && (page('top_k').total as { value: number }).value);
+        // Put back what was deleted, for the next case.
+        if (gone.length > 0) {
+          await engine.write(gone.map((id) => { const [part, i] = id.split('-').map(Number); return { action: 'index' as const, index: 'known', id, source: i % 9 === 0 ? { tag: 'x' } : { n: (i * 7 + part) % 31, at: (i * 11) % 17 } }; }));
+          engine.refresh('known');
+        }
+      }),
+      { numRuns: 40 },
+    );
+    await engine.deleteIndices('known');
+  });
+
   it('keeps a query run per segment and reuses it, but never for a query that reads the clock', async () => {
     await engine.createIndex('kept', { settings: { number_of_shards: 1, refresh_interval: -1 }, mappings });
     await engine.write(Array.from({ length: 50 }, (_, i) => ({ action: 'index', index: 'kept', id: String(i), source: { n: i, tag: i % 2 ? 'odd' : 'even', at: Date.now() - i * 3_600_000 } })), 'true');

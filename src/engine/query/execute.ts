@@ -36,7 +36,16 @@ export interface SegmentContext {
    * The segment's live documents sorted by a numeric field (ascending, missing last), when the
    * search keeps such a run: a range over a single-valued field is then two binary searches.
    */
-  sortedBy?: (field: string) => { positions: Uint32Array; values: Float64Array } | undefined;
+  sortedBy?: (field: string) => FieldRun | undefined;
+}
+
+/**
+ * A segment's live documents sorted by a numeric field: its values in that order and their
+ * positions. Read through functions, when needed: wasm memory may grow, and move, between reads.
+ */
+export interface FieldRun {
+  values(): Float64Array;
+  positions(): Uint32Array;
 }
 
 /**
@@ -210,15 +219,18 @@ function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentCo
 /** Documents with a value of the numeric field in [lo, hi]: from its sorted run when kept (single-valued columns), else a scan. */
 function numbersBetween(field: string, column: FieldColumn, lo: number, hi: number, context: SegmentContext): Matches {
   const sorted = column.several === undefined ? context.sortedBy?.(field) : undefined;
-  return sorted ? sortedBetween(sorted, context.live.segment.count, lo, hi) : valuesBetween(column, lo, hi);
+  return sorted ? sortedBetween(sorted, column, context.live, lo, hi) : valuesBetween(column, lo, hi);
 }
 
 /**
- * Documents with a value in [lo, hi] from the field's sorted run: the entries between two binary
- * searches (missing values, NaN, sort last and fail both bounds), put back in position order.
+ * Documents with a value in [lo, hi] from the field's sorted run of the snapshot (its deletes left
+ * out): the entries between two binary searches (missing values, NaN, sort last and fail both
+ * bounds). They are known at once, by count and by the column's value; listed in position order
+ * only when read.
  */
-function sortedBetween({ positions, values }: { positions: Uint32Array; values: Float64Array }, count: number, lo: number, hi: number): Matches {
+function sortedBetween(sorted: FieldRun, column: FieldColumn, live: SegmentContext['live'], lo: number, hi: number): Matches {
   if (!(lo <= hi)) return NO_MATCHES;
+  const values = sorted.values();
   let a = 0, b = values.length;
   while (a < b) {
     const mid = (a + b) >>> 1;
@@ -233,8 +245,25 @@ function sortedBetween({ positions, values }: { positions: Uint32Array; values: 
     else end = mid;
   }
   const found = b - a;
-  // Few: sort them; many: mark them and read the marks in order.
-  if (found * 16 < count) return { docs: positions.slice(a, b).sort() };
+  const count = live.segment.count;
+  const { min } = column;
+  const { deleted } = live;
+  let docs: Uint32Array | undefined;
+  return {
+    known: {
+      count: found,
+      has: (doc) => min[doc] >= lo && min[doc] <= hi && !(deleted && deleted[doc] === 1),
+    },
+    get docs() {
+      return (docs ??= listBetween(sorted.positions(), a, b, count));
+    },
+  };
+}
+
+/** Positions[a, b) in ascending order: few are sorted, many are marked and read back in order. */
+function listBetween(positions: Uint32Array, a: number, b: number, count: number): Uint32Array {
+  const found = b - a;
+  if (found * 16 < count) return positions.slice(a, b).sort();
   const marked = new Uint8Array(count);
   for (let i = a; i < b; i++) marked[positions[i]] = 1;
   // Without a branch (a mark is 0 or 1): one slot of room for the write past the last.
@@ -244,7 +273,7 @@ function sortedBetween({ positions, values }: { positions: Uint32Array; values: 
     docs[at] = doc;
     at += marked[doc];
   }
-  return { docs: docs.subarray(0, found) };
+  return docs.subarray(0, found);
 }
 
 function existsQuery(field: string, context: SegmentContext): Matches {

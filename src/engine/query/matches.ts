@@ -6,9 +6,26 @@
  */
 
 export interface Matches {
-  docs: Uint32Array;
+  readonly docs: Uint32Array;
   /** Per match, when scored. */
-  scores?: Float64Array;
+  readonly scores?: Float64Array;
+  /**
+   * Set by sources that know their matches without listing them (a range read from a field's
+   * sorted run of the snapshot, which leaves out its deletes): how many there are and whether a
+   * document is one, so a page that needs a few of them never lists them all. `docs` is then listed
+   * when first read.
+   */
+  readonly known?: KnownMatches;
+}
+
+export interface KnownMatches {
+  readonly count: number;
+  has(doc: number): boolean;
+}
+
+/** How many documents match, without listing them when the matches are known. */
+export function matchCount(matches: Matches): number {
+  return matches.known ? matches.known.count : matches.docs.length;
 }
 
 export const NO_MATCHES: Matches = { docs: new Uint32Array(0) };
@@ -125,7 +142,8 @@ export function filterMatches(matches: Matches, keep: (doc: number, i: number) =
 
 /** The same documents, each scoring `score` (or unscored). */
 export function constantScore(matches: Matches, score: number | undefined): Matches {
-  return score === undefined ? { docs: matches.docs } : { docs: matches.docs, scores: new Float64Array(matches.docs.length).fill(Math.fround(score)) };
+  if (score === undefined) return matches.scores ? { docs: matches.docs } : matches;
+  return { docs: matches.docs, scores: new Float64Array(matches.docs.length).fill(Math.fround(score)) };
 }
 
 function pick(matches: Matches, indices: readonly number[]): Matches {

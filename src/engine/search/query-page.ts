@@ -16,8 +16,8 @@
  */
 import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
-import { filterMatches, type Matches } from '../query/matches.ts';
-import { matchSegment, TooManyClauses, type SegmentContext } from '../query/execute.ts';
+import { filterMatches, matchCount, type Matches } from '../query/matches.ts';
+import { matchSegment, TooManyClauses, type FieldRun, type SegmentContext } from '../query/execute.ts';
 import type { TermStatistics } from '../query/bm25.ts';
 import { readsNow, type Query } from '../query/query.ts';
 import type { IndexSnapshot } from '../search-index.ts';
@@ -106,7 +106,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       if (!statistics) statsByShard.set(shard, (statistics = new Map()));
       const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
       const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
-      total += matches.docs.length;
+      total += matchCount(matches);
       if (scored && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
       if (size === 0) continue;
       const found = collect(search, segment, context, matches, key, readAs);
@@ -152,7 +152,7 @@ interface QuerySearch {
 function collect(search: QuerySearch, segment: SegmentRef, context: SegmentContext, matches: Matches, key: string | undefined, readAs: ReadAs[]): SortedRun | MergeInput | undefined {
   const { query, scored, scoring, minScore, want, plan, runs, keys, scoreAt, runScoreKey } = search;
   const { live } = segment;
-  const m = matches.docs.length;
+  const m = matchCount(matches);
   // The segment's own run for the sort, when kept, orders the matches without sorting them.
   const base = scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
   const fromBase = (kernels: WasmKernels, base: SortedRun, found: Matches) => base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
@@ -206,19 +206,26 @@ function topInput(segment: SegmentRef, matches: Matches, keys: readonly OrderKey
 
 /** The first `want` matches in the order of the segment's own run: a walk that stops there, no sort. */
 function headInput(segment: SegmentRef, base: SortedRun, matches: Matches, want: number, readAs: ReadAs[], scored: boolean): MergeInput {
-  const { docs, scores } = matches;
-  // About want × count / matches entries are read: a binary search among the matches for each,
-  // unless that costs more than marking them all.
-  let isMatch = (p: number) => docs[lowerBound(docs, p)] === p;
-  if (want * Math.log2(docs.length + 1) >= docs.length) {
-    const marked = marks(matches, segment.live.segment.count);
-    isMatch = (p) => marked[p] === 1;
-  }
-  const head = base.head(isMatch, want);
+  const head = base.head(memberTest(matches, want, segment.live.segment.count), want);
   const shape = { length: head.positions.length, keys: head.keys.map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
+  const { scores } = matches;
+  if (!scored || !scores) return { segment, run: shape, positions: head.positions };
   // Scores (`track_scores`) by position: the matches are in position order.
-  const scoreOf = (p: number) => scores![lowerBound(docs, p)];
-  return { segment, run: shape, positions: head.positions, ...(scored && scores && { scores: Float64Array.from(head.positions, scoreOf) }) };
+  const { docs } = matches;
+  return { segment, run: shape, positions: head.positions, scores: Float64Array.from(head.positions, (p) => scores[lowerBound(docs, p)]) };
+}
+
+/**
+ * Whether a position matches, for a walk that reads about want × count / matches entries: the
+ * matches' own test when they are known without a list, else a binary search among them for each,
+ * unless that costs more than marking them all.
+ */
+function memberTest(matches: Matches, want: number, count: number): (p: number) => boolean {
+  if (matches.known) return matches.known.has;
+  const { docs } = matches;
+  if (want * Math.log2(docs.length + 1) < docs.length) return (p) => docs[lowerBound(docs, p)] === p;
+  const marked = marks(matches, count);
+  return (p) => marked[p] === 1;
 }
 
 /**
@@ -226,7 +233,7 @@ function headInput(segment: SegmentRef, base: SortedRun, matches: Matches, want:
  * two binary searches. The first range on a field scans the column and builds the run between
  * requests, as a sort by the field would (`top_k` paging keeps to Elasticsearch's way: a scan).
  */
-function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, paging: Paging): { positions: Uint32Array; values: Float64Array } | undefined {
+function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, paging: Paging): FieldRun | undefined {
   if (paging !== 'sorted_runs') return undefined;
   const key = numberKey({ kind: 'field', field, order: 'asc', missing: '_last' });
   const runKey = keyOf([key]);
@@ -235,8 +242,8 @@ function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, pagin
     runs.schedule(live, runKey, (kernels) => SortedRun.build(kernels, live, runSpec([key], live)));
     return undefined;
   }
-  // Views read at once by the caller, before anything else allocates in wasm memory.
-  return { positions: run.positions.view, values: run.keys[0].view };
+  // The run is kept until the search ends (the cache trims between searches).
+  return { positions: () => run.positions.view, values: () => run.keys[0].view };
 }
 
 /** Names a query run: the order's keys, whether hits show scores, `min_score`, and the query. */
@@ -251,7 +258,8 @@ function liveMatches(query: Query, context: SegmentContext, scoring: boolean, mi
   // A fresh clause count: a run built later runs the query again on the same context.
   const all = matchSegment(query, { ...context, clauses: { count: 0 } }, scoring);
   const deleted = live.deleted;
-  if (minScore === undefined) return deleted ? filterMatches(all, (doc) => deleted[doc] !== 1) : all;
+  // Known matches come from the snapshot's runs, which leave its deletes out already.
+  if (minScore === undefined) return deleted && !all.known ? filterMatches(all, (doc) => deleted[doc] !== 1) : all;
   const scores = all.scores!;
   return filterMatches(all, (doc, i) => scores[i] >= minScore && !(deleted && deleted[doc] === 1));
 }

@@ -146,9 +146,10 @@ export class SortedRun {
   /** The first `k` entries whose position passes `isMatch`, in this run's order: positions and key values. */
   head(isMatch: (position: number) => boolean, k: number): { positions: Uint32Array; keys: Float64Array[] } {
     const positions = this.positions.view;
-    const entries: number[] = [];
-    for (let i = 0; i < positions.length && entries.length < k; i++) if (isMatch(positions[i])) entries.push(i);
-    return { positions: Uint32Array.from(entries, (i) => positions[i]), keys: this.keys.map(({ view }) => Float64Array.from(entries, (i) => view[i])) };
+    const entries = new Uint32Array(Math.min(k, positions.length));
+    let n = 0;
+    for (let i = 0; i < positions.length && n < k; i++) if (isMatch(positions[i])) entries[n++] = i;
+    return { positions: gatherAt(positions, entries, n, new Uint32Array(n)), keys: this.keys.map(({ view }) => gatherAt(view, entries, n, new Float64Array(n))) };
   }
 
   /** This run with `live`'s deletes left out: a new run; this one stays as it is. */
@@ -198,4 +199,10 @@ export class SortedRun {
     }
     return { positions, keys: arrays };
   }
+}
+
+/** `out[j] = from[at[j]]` for j below n. */
+function gatherAt<T extends Uint32Array | Float64Array>(from: T, at: Uint32Array, n: number, out: T): T {
+  for (let j = 0; j < n; j++) out[j] = from[at[j]];
+  return out;
 }
