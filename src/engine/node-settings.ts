@@ -19,6 +19,10 @@ export interface NodeSettings {
   reindexRemoteWhitelist: string[];
   /** `http.max_content_length`: the largest request body, in bytes (ES: 100mb). */
   httpMaxContentLength: number;
+  /** `xpack.security.enabled`; unset, it follows from the host and the credentials (src/http/auth/security-mode.ts). */
+  securityEnabled?: boolean;
+  /** `xpack.security.authc.file.path`: the credentials file (src/http/auth/credentials.ts). */
+  credentialsFile?: string;
 }
 
 export const DEFAULT_NODE_SETTINGS: Omit<NodeSettings, 'sortedRunsCacheBytes'> = {
@@ -57,11 +61,23 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
       case 'reindex.remote.whitelist':
         settings.reindexRemoteWhitelist = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
         break;
+      case 'xpack.security.enabled':
+        settings.securityEnabled = boolean(value);
+        break;
+      case 'xpack.security.authc.file.path':
+        settings.credentialsFile = value;
+        break;
       default:
         throw illegalArgument(`unknown setting [${name}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
     }
   }
   return settings;
+}
+
+/** ES's booleans are the words `true` and `false`, nothing else. */
+function boolean(value: string): boolean {
+  if (value !== 'true' && value !== 'false') throw illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
+  return value === 'true';
 }
 
 function count(name: string, value: string): number {

@@ -9,6 +9,9 @@ import { Hono } from 'hono';
 import type { Engine } from '../engine/engine.ts';
 import { badRequest, EsError } from '../engine/errors.ts';
 import { escapeRegExp } from '../engine/patterns.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import { authentication } from './auth/middleware.ts';
+import { dotSegmentError } from './dot-segments.ts';
 import { toEsError } from './error-response.ts';
 import { BODY_LIMIT, bodyTooLarge, incomingOf } from './request-body.ts';
 import { sendError } from './respond.ts';
@@ -19,6 +22,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { indexRoutes } from './routes/indices.ts';
 import { reindexRoutes } from './routes/reindex.ts';
 import { searchRoutes } from './routes/search.ts';
+import { securityRoutes } from './routes/security.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { tasksRoutes } from './routes/tasks.ts';
 import { pathOf } from './request-uri.ts';
@@ -28,13 +32,18 @@ export interface AppOptions {
   /** Largest request body accepted, in bytes (ES's `http.max_content_length`, 100 MB by default). */
   maxBodyBytes?: number;
   clusterName?: string;
+  /** Checks every request's credentials; without one, security is off (server.ts decides, see auth/security-mode.ts). */
+  authenticator?: Authenticator;
 }
 
 /** What the app keeps per request: the body limit request-body.ts reads bodies under. */
 export type AppEnv = { Variables: { [BODY_LIMIT]: number } };
 
-export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterName = 'deeppage' }: AppOptions): Hono<AppEnv> {
+export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterName = 'deeppage', authenticator }: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  // First, as ES authenticates a request once its headers are in: an unauthenticated client learns nothing else.
+  if (authenticator) app.use(authentication(authenticator));
 
   app.use((c, next) => {
     // A declared length over the limit is refused before anything is read; request-body.ts counts
@@ -44,10 +53,14 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
     const incoming = incomingOf(c);
     const length = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
     if (length !== undefined && Number(length) > maxBodyBytes) return Promise.resolve(sendError(c, bodyTooLarge(maxBodyBytes)));
+    // `.` and `..` segments are seen only in the target as sent: the URL routed on has them resolved away.
+    const dots = incoming?.url && dotSegmentError(incoming.url, c.req.method);
+    if (dots) return Promise.resolve(sendError(c, dots));
     return next();
   });
 
   // Underscore endpoints go first, so that `/_search` is never taken for an index named `_search`.
+  if (authenticator) app.route('/', securityRoutes());
   app.route('/', clusterRoutes(engine, clusterName));
   app.route('/', bulkRoutes(engine));
   app.route('/', cursorRoutes(engine));

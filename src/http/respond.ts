@@ -25,15 +25,18 @@ export function sendSearch(c: Context, body: SearchResponse): Response {
   return respond(200, searchResponseBody(body));
 }
 
-/** Errors are never filtered (ES turns `filter_path` off for them). */
+/**
+ * Errors are never filtered (ES turns `filter_path` off for them). An error's `header` block (a
+ * 401's `WWW-Authenticate`) is also sent as HTTP headers, as ES sends an exception's headers.
+ */
 export function sendError(c: Context, error: EsError): Response {
-  return write(c, error.status, errorBody(error));
+  return write(c, error.status, errorBody(error), error.fields.header as Record<string, string[]> | undefined);
 }
 
-function write(c: Context, status: number, body: unknown): Response {
+function write(c: Context, status: number, body: unknown, headers?: Record<string, string[]>): Response {
   const pretty = queryOf(c).pretty !== undefined;
   const text = pretty ? `${JSON.stringify(body, null, 2)}\n` : splicedJson(body);
-  return respond(status, text);
+  return respond(status, text, headers);
 }
 
 /**
@@ -46,8 +49,13 @@ const HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-elastic-product': 'Elasticsearch',
 });
 
-function respond(status: number, body: string | Uint8Array<ArrayBuffer>): Response {
-  return new Response(body, { status, headers: HEADERS });
+/**
+ * `extra` values are lists: @hono/node-server hands a plain object's headers to Node's `writeHead`,
+ * which sends one header line per value, as ES sends one `WWW-Authenticate` per scheme (a web
+ * `Headers`, as under `app.request()`, joins them into one line with commas).
+ */
+function respond(status: number, body: string | Uint8Array<ArrayBuffer>, extra?: Record<string, string[]>): Response {
+  return new Response(body, { status, headers: extra ? ({ ...HEADERS, ...extra } as unknown as HeadersInit) : HEADERS });
 }
 
 /**
