@@ -3,19 +3,22 @@
  * socket. `npm start` runs this file; tests call {@link startServer} on a free port.
  */
 import { serve, type ServerType } from '@hono/node-server';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Engine } from './engine/engine.ts';
+import { reportLoopDelayOnSignal } from './event-loop-delay.ts';
 import { parseNodeSettings } from './engine/node-settings.ts';
 import { createApp } from './http/app.ts';
+import { Authenticator } from './http/auth/authenticator.ts';
+import { loadCredentials } from './http/auth/credentials.ts';
+import { securityMode } from './http/auth/security-mode.ts';
 import { progressBar, type Progress } from './progress.ts';
 import { CITIES_INDEX, seedCities } from './seed/cities.ts';
-import { DocStore } from './store/doc-store.ts';
+import { openDataDir, SEEDING_MARKER } from './store/data-dir.ts';
 
-/** Present in the data directory while the default corpus is loading. */
-export const SEEDING_MARKER = '.loading-default-corpus';
+export { SEEDING_MARKER };
 
 export interface ServerOptions {
   dataDir: string;
@@ -28,6 +31,8 @@ export interface ServerOptions {
   verbose?: boolean;
   /** Node settings by ES name (`-E name=value`), e.g. `indices.sorted_runs.cache.size`. */
   settings?: Record<string, string>;
+  /** Credential lines, as `DEEPPAGE_CREDENTIALS` carries them: the file's format (src/http/auth/credentials.ts), added to the file's. */
+  credentials?: string;
 }
 
 export interface RunningServer {
@@ -37,12 +42,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, seed = false, verbose = false, settings }: ServerOptions): Promise<RunningServer> {
+export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, seed = false, verbose = false, settings, credentials }: ServerOptions): Promise<RunningServer> {
   const nodeSettings = parseNodeSettings(settings);
+  // Decided before the data directory is touched: a server that must not start leaves nothing behind.
+  const accepted = loadCredentials(nodeSettings.credentialsFile, credentials);
+  const security = securityMode(host, nodeSettings.securityEnabled, accepted);
+  if (!security.on && security.warning) console.error(security.warning);
+  if (verbose && security.on) console.error(`deeppage: security on: ${accepted.users.size} user(s), ${accepted.apiKeys.size} API key(s)`);
+  // Refuses, with a one-line DataDirError, a directory that is not deeppage's or that another server holds.
+  const data = openDataDir(dataDir);
+  const store = data.store;
   // The marker lives while the default corpus loads: if it is there at start, that load was cut short.
   const marker = join(dataDir, SEEDING_MARKER);
-  const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0 || existsSync(marker);
-  const store = DocStore.open(dataDir);
+  const fresh = data.fresh || existsSync(marker);
   const bars = new Map<string, Progress>();
   const engine = Engine.open(store, {
     settings: nodeSettings,
@@ -60,8 +72,11 @@ export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, se
     await seedCities(engine, verbose ? (total) => progressBar('indexing cities', total) : undefined);
     rmSync(marker);
   }
-  const app = createApp({ engine, maxBodyBytes: nodeSettings.httpMaxContentLength });
-  const server = await listen(app.fetch, host, port);
+  const app = createApp({ engine, maxBodyBytes: nodeSettings.httpMaxContentLength, authenticator: security.on ? new Authenticator(accepted) : undefined });
+  const server = await listen(app.fetch, host, port).catch(async (error) => {
+    await engine.close().finally(() => data.release());
+    throw error;
+  });
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   return {
@@ -73,6 +88,7 @@ export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, se
         if ('closeIdleConnections' in server) server.closeIdleConnections();
       });
       await engine.close();
+      data.release();
     },
   };
 }
@@ -102,20 +118,32 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   let settings: Record<string, string>;
   try {
     settings = settingsFromArgs(process.argv.slice(2));
+    // The environment's path, unless the command line names one.
+    if (process.env.DEEPPAGE_CREDENTIALS_FILE && !('xpack.security.authc.file.path' in settings)) settings['xpack.security.authc.file.path'] = process.env.DEEPPAGE_CREDENTIALS_FILE;
     parseNodeSettings(settings);
   } catch (error) {
     console.error(error instanceof Error ? (error.message.startsWith('deeppage') ? error.message : `deeppage: ${error.message}`) : error);
     process.exit(1);
   }
-  const running = await startServer({
-    settings,
-    dataDir: process.env.DEEPPAGE_DATA ?? './data',
-    host: process.env.HOST ?? '127.0.0.1',
-    port: Number(process.env.PORT ?? 9200),
-    seed: process.env.DEEPPAGE_SEED !== 'false',
-    verbose: true,
-  });
+  let running: RunningServer;
+  try {
+    running = await startServer({
+      settings,
+      credentials: process.env.DEEPPAGE_CREDENTIALS,
+      dataDir: process.env.DEEPPAGE_DATA ?? './data',
+      host: process.env.HOST ?? '127.0.0.1',
+      port: Number(process.env.PORT ?? 9200),
+      seed: process.env.DEEPPAGE_SEED !== 'false',
+      verbose: true,
+    });
+  } catch (error) {
+    // A refusal to start is one line; anything else keeps its stack.
+    console.error(error instanceof Error && error.message.startsWith('deeppage') ? error.message : error);
+    process.exit(1);
+  }
   console.error(`deeppage listening on ${running.url}`);
+  // SIGUSR2 prints the event-loop delay since the last one (event-loop-delay.ts).
+  reportLoopDelayOnSignal();
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -2,13 +2,15 @@
  * Durability: what the server acknowledged is there after a clean restart on the same data
  * directory, and after `kill -9` of the real server process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.ts';
 import { tempDir } from '../engine/helpers.ts';
+import { killedAfter, killServers, serverProcess } from './server-process.ts';
+
+afterAll(killServers);
 
 const json = async (url: string, method = 'GET', body?: unknown) => {
   const res = await fetch(url, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -271,42 +273,3 @@ describe('shutdown', () => {
     }
   });
 });
-
-/** Runs `work` against the real server on `dataDir`, then kills it with SIGKILL (at the latest after 30 s). */
-async function killedAfter(dataDir: string, work: (url: string) => Promise<void>): Promise<void> {
-  const { child, url } = serverProcess(dataDir);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  try {
-    await work(await url);
-    child.kill('SIGKILL');
-    await once(child, 'exit');
-  } finally {
-    clearTimeout(timer);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-}
-
-/** Every server process the tests start: killed after the file, whatever failed. */
-const children = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-/** `npm start`'s entry point as a child process on a free port, and the URL it announces. */
-function serverProcess(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, DEEPPAGE_DATA: dataDir, PORT: '0', DEEPPAGE_SEED: 'false' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  let log = '';
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk) => {
-      log += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(log);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', () => reject(new Error(`server exited early: ${log}`)));
-  });
-  return { child, url };
-}

@@ -1,0 +1,51 @@
+/**
+ * The server's own event-loop delay, for the load check (scripts/reliability/load.ts) and for anyone
+ * watching a running node: `npm start` samples the loop with `perf_hooks.monitorEventLoopDelay`
+ * every {@link RESOLUTION_MS} ms, and on SIGUSR2 prints what it measured since the last SIGUSR2 (or
+ * the start) as one line on stderr, then starts a new window:
+ *
+ *     kill -USR2 <pid>
+ *     deeppage: event loop delay {"count":5987,"min_ms":10.01,"mean_ms":10.4,"p50_ms":10.1,"p99_ms":14.2,"max_ms":31.5,"window_ms":60012}
+ *
+ * Each sample is the time between two ticks of a 10 ms timer, so an idle loop reads 10 ms and a
+ * callback that holds the loop for 50 ms reads 50 to 60 ms.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+export const RESOLUTION_MS = 10;
+/** What the line printed on SIGUSR2 starts with; the JSON follows it. */
+export const LOOP_DELAY_LINE = 'deeppage: event loop delay ';
+
+export interface LoopDelay {
+  /** Samples in the window. */
+  count: number;
+  min_ms: number;
+  mean_ms: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** How long the window lasted. */
+  window_ms: number;
+}
+
+/** Starts sampling and answers SIGUSR2 with the window's figures on stderr. */
+export function reportLoopDelayOnSignal(): void {
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  histogram.enable();
+  let since = performance.now();
+  process.on('SIGUSR2', () => {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const figures: LoopDelay = {
+      count: histogram.count,
+      min_ms: ms(histogram.count > 0 ? histogram.min : 0),
+      mean_ms: ms(histogram.count > 0 ? histogram.mean : 0),
+      p50_ms: ms(histogram.percentile(50)),
+      p99_ms: ms(histogram.percentile(99)),
+      max_ms: ms(histogram.max),
+      window_ms: Math.round(performance.now() - since),
+    };
+    histogram.reset();
+    since = performance.now();
+    console.error(LOOP_DELAY_LINE + JSON.stringify(figures));
+  });
+}

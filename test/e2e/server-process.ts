@@ -1,0 +1,58 @@
+/**
+ * `npm start`'s entry point as a real child process on a free port, for the tests that are about
+ * processes: kill -9, restarts, start-up refusals. Call {@link killServers} after each file.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** The URL the server announces; rejects with its stderr if it exits first. */
+  url: Promise<string>;
+  /** How it ended, with all it wrote on stderr. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** Every server process the tests start, so that none outlives its file. */
+const children = new Set<ChildProcess>();
+
+export function serverProcess(dataDir: string): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, DEEPPAGE_DATA: dataDir, PORT: '0', DEEPPAGE_SEED: 'false' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, stderr }));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', () => {
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match) resolve(match[1]);
+    });
+    void exited.then(() => reject(new Error(`server exited early: ${stderr}`)));
+  });
+  // A refusal test awaits `exited` only; its `url` rejects unobserved.
+  url.catch(() => {});
+  return { child, url, exited };
+}
+
+/** Runs `work` against the real server on `dataDir`, then kills it with SIGKILL (at the latest after 30 s). */
+export async function killedAfter(dataDir: string, work: (url: string) => Promise<void>): Promise<void> {
+  const { child, url, exited } = serverProcess(dataDir);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  try {
+    await work(await url);
+    child.kill('SIGKILL');
+    await exited;
+  } finally {
+    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
+
+/** Kills every server process still running; for `afterAll`. */
+export function killServers(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.clear();
+}
