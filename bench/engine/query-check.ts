@@ -47,7 +47,7 @@ export function scoredReference(engine: Engine, index: string, query: Query, pla
   const scores = new Float64Array(hits.length);
   const seen = new Uint8Array(corpus.ids.length);
   for (let r = 0; r < hits.length; r++) {
-    const doc = position.get(hits[r]._id);
+    const doc = position.get(hits[r]._id!);
     const score = hits[r]._score;
     if (doc === undefined || !matches(doc)) throw new WrongAnswer(`${what}: hit ${r} is ${hits[r]._id}, which does not match`);
     if (seen[doc]) throw new WrongAnswer(`${what}: ${hits[r]._id} appears twice`);
@@ -74,7 +74,7 @@ export function checkQueryPage(where: string, placement: Placement, reference: Q
   const want = reference.docs.subarray(Math.min(from, reference.docs.length), Math.min(from + size, reference.docs.length));
   if (hits.length !== want.length) throw new WrongAnswer(`${where}: ${hits.length} hits, expected ${want.length}`);
   for (let i = 0; i < want.length; i++) {
-    const doc = position.get(hits[i]._id);
+    const doc = position.get(hits[i]._id!);
     if (doc !== want[i]) throw new WrongAnswer(`${where}: hit ${from + i} is ${hits[i]._id}, expected ${corpus.ids[want[i]]}`);
     if (reference.scores && hits[i]._score !== reference.scores[from + i]) {
       throw new WrongAnswer(`${where}: hit ${from + i} (${hits[i]._id}) has _score ${hits[i]._score}, expected ${reference.scores[from + i]}`);

@@ -6,12 +6,13 @@
 import { WasmKernels, wasmModule } from '../core/index.ts';
 import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
-import { checkIndexName, resolveExpression } from './index-names.ts';
+import { checkIndexName, resolveExpression, type IndicesOptions } from './index-names.ts';
 import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
 import { SearchIndex, type IndexSnapshot } from './search-index.ts';
 import { WriteBatches, type CommittingBatch, type WriteItem, type WriteOp } from './writes/write-batches.ts';
+import { floodStageBlock, isDiskFull, refusedWrite, storageFailure } from './writes/storage-failure.ts';
 
 export type { WriteItem, WriteOp } from './writes/write-batches.ts';
 import { searchRequest, type Query, type SearchRequest } from './search/request.ts';
@@ -22,11 +23,19 @@ import { Cursors, type RunSearch } from './contexts/cursors.ts';
 import { NODE_ID } from './node.ts';
 import { TaskManager, type TaskRecord } from './tasks/task-manager.ts';
 import { withPitTiebreaker } from './search/sort/tie-break.ts';
-import { parseSettings } from './settings.ts';
+import { checkUpdatable, parseSettings } from './settings.ts';
 import { Flusher, type FlushOptions, type FlushPolicy } from './commits/flusher.ts';
 import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
+
+/** Which indices, and which of their shards, a search, count or point in time reads besides what its expression names. */
+export interface SearchScope {
+  /** How the expression resolves (`ignore_unavailable`, `allow_no_indices`, `expand_wildcards`). */
+  indices?: IndicesOptions;
+  /** Only these shard numbers of each index (`preference=_shards:…`). */
+  shards?: readonly number[];
+}
 
 
 
@@ -105,9 +114,9 @@ export class Engine {
     return [...this.#indices.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
-  /** The indices an expression names (see index-names.ts); throws 404 for a missing concrete name. */
-  resolve(expression?: string): SearchIndex[] {
-    return resolveExpression(expression, [...this.#indices.keys()]).map((n) => this.#indices.get(n)!);
+  /** The indices an expression names (see index-names.ts); throws 404 for a missing concrete name unless the options allow it. */
+  resolve(expression?: string, options?: IndicesOptions): SearchIndex[] {
+    return resolveExpression(expression, [...this.#indices.keys()], options).map((n) => this.#indices.get(n)!);
   }
 
   has(name: string): boolean {
@@ -127,22 +136,31 @@ export class Engine {
     if (aliases !== undefined && isObject(aliases) && Object.keys(aliases).length) throw illegalArgument('aliases are not supported by deeppage yet');
     const index = SearchIndex.create(name, { settings, mappings }, this.runs, this.sources);
     this.#indices.set(name, index);
-    await this.store.putIndex(index.meta());
+    try {
+      await this.store.putIndex(index.meta());
+    } catch (error) {
+      // Not durable, so not there.
+      if (this.#indices.get(name) === index) this.#indices.delete(name);
+      index.close();
+      throw storageFailure(error, name);
+    }
     return index;
   }
 
-  async updateSettings(expression: string, body: unknown): Promise<void> {
+  /** Applies the dynamic settings of `body` to every index the expression names, or refuses the whole update (settings.ts). */
+  async updateSettings(expression: string, body: unknown, options?: IndicesOptions): Promise<void> {
     const settings = isObject(body) && isObject(body.settings) ? body.settings : body;
-    const targets = this.resolve(expression);
-    const parsed = targets.map((index) => parseSettings(settings, index.settings, index));
+    const targets = this.resolve(expression, options);
+    checkUpdatable(settings, targets);
+    const parsed = targets.map((index) => parseSettings(settings, index.settings));
     targets.forEach((index, i) => index.updateSettings(parsed[i]));
-    await Promise.all(targets.map((index) => this.store.putIndex(index.meta())));
+    await Promise.all(targets.map((index) => this.store.putIndex(index.meta()).catch(refusedWrite(index.name))));
   }
 
   /** Deletes concrete indices (ES refuses wildcards here by default: `action.destructive_requires_name`). */
-  async deleteIndices(expression: string): Promise<void> {
+  async deleteIndices(expression: string, options?: IndicesOptions): Promise<void> {
     if (expression.includes('*') || expression === '_all') throw illegalArgument('Wildcard expressions or all indices are not allowed');
-    const targets = this.resolve(expression);
+    const targets = this.resolve(expression, options);
     for (const index of targets) {
       this.cursors.dropIndex(index);
       index.close();
@@ -151,17 +169,24 @@ export class Engine {
     // Writes still committing would otherwise land after the delete and bring the index back.
     await Promise.allSettled([...this.#inflight]);
     for (const index of targets) this.sources.dropIndex(index.uuid);
-    await Promise.all(targets.map((index) => this.store.deleteIndex(index.meta())));
+    await Promise.all(targets.map((index) => this.store.deleteIndex(index.meta()).catch(refusedWrite(index.name))));
   }
 
   /**
    * Writes in order (an item's failure does not stop the rest); resolves once every written item is
-   * durable and applied, then refreshes as asked. Items are results or the item's error. Throws (a
-   * 500) when storage refuses the batch: then nothing of it is applied.
+   * durable and applied, then refreshes as asked. Items are results or the item's error. When storage
+   * refuses the batch, nothing of it is applied: on a full disk every item fails as ES's flood-stage
+   * block fails it (writes/storage-failure.ts), on any other failure the call throws (a 500).
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
     const { items, committed, touched } = this.commitWrites(ops);
-    await committed;
+    try {
+      await committed;
+    } catch (error) {
+      // Items refused before storage keep their own error.
+      if (isDiskFull(error)) return items.map((item, i) => (item instanceof EsError ? item : floodStageBlock(ops[i].index)));
+      throw error;
+    }
     if (refresh === 'true') {
       for (const [index, shards] of touched) index.refresh(shards);
       for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
@@ -183,9 +208,9 @@ export class Engine {
   }
 
   /** Commits the indices' shards to storage as segments (`_flush`); resolves when durable. */
-  async flush(expression?: string, options?: FlushOptions): Promise<SearchIndex[]> {
-    const targets = this.resolve(expression);
-    await Promise.all(targets.map((index) => this.#flusher.flush(index, index.shards, options)));
+  async flush(expression?: string, options?: FlushOptions, indices?: IndicesOptions): Promise<SearchIndex[]> {
+    const targets = this.resolve(expression, indices);
+    await Promise.all(targets.map((index) => this.#flusher.flush(index, index.shards, options).catch(refusedWrite(index.name))));
     return targets;
   }
 
@@ -196,10 +221,15 @@ export class Engine {
     return done;
   }
 
-  /** The live document (real time, refreshed or not), or undefined. */
-  get(indexName: string, id: string, routing?: string): { index: SearchIndex; shard: number; seq: number; doc: StoredDoc } | undefined {
+  /**
+   * The live document, or undefined: real time (refreshed or not) by default, else as the last
+   * refresh of its shard left it (ES's `realtime=false`); `refresh` refreshes that shard first.
+   */
+  get(indexName: string, id: string, routing?: string, { realtime = true, refresh = false } = {}): { index: SearchIndex; shard: number; seq: number; doc: StoredDoc } | undefined {
     const index = this.resolveOne(indexName);
-    const found = index.location(id, routing);
+    // ES's `refresh=true` refreshes the document's shard first.
+    if (refresh) index.refresh([index.shardOf(id, routing).number]);
+    const found = realtime ? index.location(id, routing) : index.refreshedLocation(id, routing);
     if (!found) return undefined;
     const doc = this.sources.load(index.uuid, found.shard.number, found.location.seq);
     return doc && { index, shard: found.shard.number, seq: found.location.seq, doc };
@@ -216,9 +246,9 @@ export class Engine {
    * `request.scroll`, its first batch, and a scroll context for the next ones.
    * @param routing comma-separated routing values: search only the shards they route to.
    */
-  search(expression: string | undefined, request: SearchRequest, routing?: string): SearchResponse {
+  search(expression: string | undefined, request: SearchRequest, routing?: string, scope: SearchScope = {}): SearchResponse {
     if (request.pit) return this.cursors.searchPit(request.pit.id, request.pit.keepAliveMs, withPitTiebreaker(request), this.#run);
-    const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
+    const targets = this.resolve(expression, scope.indices).map((index) => routed(index.snapshot(), routing, scope.shards));
     if (request.scroll !== undefined) return this.cursors.startScroll(targets, request, request.scroll, this.#run);
     return this.#run(targets, request);
   }
@@ -232,8 +262,8 @@ export class Engine {
    * Opens a point in time over the indices (their shards the routing picks, if given) as they are
    * now. `capped: false` for the node's own readers, which users' cap does not limit.
    */
-  openPointInTime(expression: string, keepAliveMs: number, routing?: string, capped = true): { id: string; _shards: { total: number; successful: number; skipped: number; failed: number } } {
-    const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
+  openPointInTime(expression: string, keepAliveMs: number, routing?: string, capped = true, scope: SearchScope = {}): { id: string; _shards: { total: number; successful: number; skipped: number; failed: number } } {
+    const targets = this.resolve(expression, scope.indices).map((index) => routed(index.snapshot(), routing, scope.shards));
     const id = this.cursors.openPit(targets, keepAliveMs, capped);
     const shards = targets.reduce((n, target) => n + target.shards.length, 0);
     return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
@@ -242,22 +272,22 @@ export class Engine {
   readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shard, seqs) => this.sources.sourcesOf(target.index.uuid, shard, seqs), this.runs);
 
   /** `_count`: the search's total, counted exactly, over the shards the routing picks. */
-  count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string, minScore?: number): { count: number; shards: number } {
-    const targets = this.resolve(expression).map((index) => routed(index.snapshot(), routing));
+  count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string, minScore?: number, scope: SearchScope = {}): { count: number; shards: number } {
+    const targets = this.resolve(expression, scope.indices).map((index) => routed(index.snapshot(), routing, scope.shards));
     const { hits, _shards } = this.#run(targets, searchRequest({ query, size: 0, trackTotalHits: true, minScore }));
     const total = hits.total;
     return { count: typeof total === 'number' ? total : (total?.value ?? 0), shards: _shards.total };
   }
 
-  refresh(expression?: string): SearchIndex[] {
-    const targets = this.resolve(expression);
+  refresh(expression?: string, options?: IndicesOptions): SearchIndex[] {
+    const targets = this.resolve(expression, options);
     for (const index of targets) index.refresh();
     return targets;
   }
 
   /** ES's `_cache/clear`: every matching index drops its search caches. */
-  clearCaches(expression?: string): SearchIndex[] {
-    const targets = this.resolve(expression);
+  clearCaches(expression?: string, options?: IndicesOptions): SearchIndex[] {
+    const targets = this.resolve(expression, options);
     for (const index of targets) index.clearCaches();
     return targets;
   }
@@ -307,9 +337,14 @@ export class Engine {
   }
 }
 
-/** The snapshot narrowed to the shards the routing values pick (with caches of its own). */
-function routed(snapshot: IndexSnapshot, routing: string | undefined): IndexSnapshot {
-  if (routing === undefined) return snapshot;
-  const shards = new Set(routing.split(',').map((r) => shardFor(r, snapshot.shards.length)));
-  return { index: snapshot.index, shards: snapshot.shards.filter((s) => shards.has(s.shard)), cache: new Map() };
+/**
+ * The snapshot narrowed to the shards the routing values pick, and to `only` (shard numbers), with
+ * caches of its own.
+ */
+function routed(snapshot: IndexSnapshot, routing: string | undefined, only?: readonly number[]): IndexSnapshot {
+  if (routing === undefined && only === undefined) return snapshot;
+  const { settings } = snapshot.index;
+  const shards = routing === undefined ? undefined : new Set(routing.split(',').map((r) => shardFor(r, snapshot.shards.length, settings.numberOfRoutingShards)));
+  const picked = snapshot.shards.filter((s) => (shards === undefined || shards.has(s.shard)) && (only === undefined || only.includes(s.shard)));
+  return { index: snapshot.index, shards: picked, cache: new Map() };
 }

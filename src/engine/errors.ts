@@ -66,14 +66,16 @@ export function indexNotFound(index: string, resourceType = 'index_or_alias'): E
 /**
  * A failure every shard of the search hit (e.g. the result window check, which ES runs per shard):
  * ES answers `search_phase_execution_exception` "all shards failed", listing each failing index's
- * failure once (identical shard failures are grouped), with the first as the cause.
+ * failure once (identical shard failures are grouped), with the first as the cause. With
+ * `allow_partial_search_results=false`, some failing shards fail the search the same way, as
+ * "Partial shards failure".
  */
-export function allShardsFailed(failures: readonly { index: string; error: EsError }[]): EsError {
+export function allShardsFailed(failures: readonly { index: string; error: EsError }[], reason = 'all shards failed'): EsError {
   const [first] = failures;
   return new EsError(
     first.error.status,
     'search_phase_execution_exception',
-    'all shards failed',
+    reason,
     { phase: 'query', grouped: true, failed_shards: failures.map(({ index, error }) => shardFailure(index, error)) },
     first.error,
   );

@@ -2,46 +2,79 @@
  * Index names: ES's rules for valid names, and index expressions (comma lists, `*` wildcards,
  * `_all`, `-exclusions`) resolved against the existing indices.
  */
-import { badRequest, indexNotFound } from './errors.ts';
+import { badRequest, EsError, indexNotFound } from './errors.ts';
 import { globPattern } from './patterns.ts';
 
 const FORBIDDEN = [' ', '"', '*', '\\', '<', '|', ',', '>', '/', '?'];
 
+/** ES's checks in ES's order (`MetadataCreateIndexService.validateIndexOrAliasName`, then lowercase): the first that fails is the one reported. */
 export function checkIndexName(name: string): void {
   const invalid = (why: string) => badRequest('invalid_index_name_exception', `Invalid index name [${name}], ${why}`, { 'index_uuid': '_na_', index: name });
-  if (name === '.' || name === '..') throw invalid(`must not be '.' or '..'`);
-  if (name !== name.toLowerCase()) throw invalid('must be lowercase');
+  if (name.length === 0) throw invalid('must not be empty');
   if (FORBIDDEN.some((c) => name.includes(c))) throw invalid(`must not contain the following characters [${FORBIDDEN.join(', ')}]`);
   if (name.includes('#')) throw invalid(`must not contain '#'`);
   if (name.includes(':')) throw invalid(`must not contain ':'`);
   if (/^[_\-+]/.test(name)) throw invalid(`must not start with '_', '-', or '+'`);
   const bytes = Buffer.byteLength(name);
   if (bytes > 255) throw invalid(`index name is too long, (${bytes} > 255)`);
-  if (name.length === 0) throw invalid('must not be empty');
+  if (name === '.' || name === '..') throw invalid(`must not be '.' or '..'`);
+  if (name !== name.toLowerCase()) throw invalid('must be lowercase');
 }
 
 /**
- * The indices an expression names, sorted by name (the order that fixes shard indices, hence ties).
- * A missing concrete name is a 404; a wildcard that matches nothing is not.
+ * How an expression resolves (ES's `IndicesOptions`, from `ignore_unavailable`, `allow_no_indices` and
+ * `expand_wildcards`). deeppage has no closed indices and no `index.hidden` setting: names that begin
+ * with a dot stand for hidden indices, which wildcards and `_all` leave out unless `hidden` is asked for.
  */
-export function resolveExpression(expression: string | undefined, names: readonly string[]): string[] {
-  const visible = names.filter((n) => !n.startsWith('.'));
-  if (expression === undefined || expression === '' || expression === '_all') return [...visible].sort();
+export interface IndicesOptions {
+  /** A missing concrete name is skipped rather than a 404. */
+  ignoreUnavailable: boolean;
+  /** An expression (or a wildcard in it) may resolve to no index; else a 404 names it. */
+  allowNoIndices: boolean;
+  /** Wildcards (and `_all`) expand to open indices: every index here. */
+  expandOpen: boolean;
+  /** Wildcards expand to hidden (dot-prefixed) indices too. */
+  expandHidden: boolean;
+}
+
+/** ES's `strictExpandOpen`: the default of searches, counts, refreshes and most index reads. */
+export const STRICT_EXPAND_OPEN: Readonly<IndicesOptions> = Object.freeze({ ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: false });
+
+/**
+ * The indices an expression names, sorted by name (the order that fixes shard indices, hence ties).
+ * A missing concrete name is a 404 unless `ignoreUnavailable`; a wildcard that matches nothing is one
+ * only without `allowNoIndices`.
+ */
+export function resolveExpression(expression: string | undefined, names: readonly string[], options: Readonly<IndicesOptions> = STRICT_EXPAND_OPEN): string[] {
+  const expands = (name: string, pattern: string) => options.expandOpen && (options.expandHidden || !name.startsWith('.') || pattern.startsWith('.'));
+  const all = expression === undefined || expression === '' || expression === '_all';
   const chosen = new Set<string>();
-  for (const part of expression.split(',')) {
-    if (part === '_all' || part === '*') {
-      visible.forEach((n) => chosen.add(n));
+  for (const part of all ? ['*'] : expression.split(',')) {
+    if (part === '_all' || part.includes('*')) {
+      if (part.startsWith('-') && chosen.size > 0) {
+        const pattern = globPattern(part.slice(1));
+        for (const n of [...chosen]) if (pattern.test(n)) chosen.delete(n);
+        continue;
+      }
+      const pattern = globPattern(part === '_all' ? '*' : part);
+      const matched = names.filter((n) => pattern.test(n) && expands(n, part));
+      if (matched.length === 0 && !options.allowNoIndices && !all) throw indexNotFound(part);
+      matched.forEach((n) => chosen.add(n));
     } else if (part.startsWith('-') && chosen.size > 0) {
-      const pattern = globPattern(part.slice(1));
-      for (const n of [...chosen]) if (pattern.test(n)) chosen.delete(n);
-    } else if (part.includes('*')) {
-      const pattern = globPattern(part);
-      names.filter((n) => pattern.test(n) && (part.startsWith('.') || !n.startsWith('.'))).forEach((n) => chosen.add(n));
+      chosen.delete(part.slice(1));
     } else if (names.includes(part)) {
       chosen.add(part);
-    } else {
+    } else if (!options.ignoreUnavailable) {
       throw indexNotFound(part);
     }
   }
+  if (chosen.size === 0 && !options.allowNoIndices) throw noIndices(all ? '_all' : expression);
   return [...chosen].sort();
+}
+
+/** ES's 404 when a whole expression resolves to nothing and that is not allowed. */
+function noIndices(expression: string): EsError {
+  const error = indexNotFound(expression);
+  if (expression !== '_all') return error;
+  return new EsError(404, error.type, 'no such index [_all] and no indices exist', error.fields);
 }

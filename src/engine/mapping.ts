@@ -3,7 +3,8 @@
  * the first value seen, as Elasticsearch does. Fields are kept flat by dotted path; `properties`
  * nesting exists only in the JSON form that clients send and read.
  */
-import { badRequest, EsError } from './errors.ts';
+import { badRequest, EsError, illegalArgument } from './errors.ts';
+import { checkFieldParams } from './field-params.ts';
 import { isObject } from './patterns.ts';
 
 export const NUMERIC_TYPES = ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long'] as const;
@@ -53,12 +54,18 @@ export type DocValues = Map<string, (number | string)[]>;
 
 export class Mappings {
   readonly fields = new Map<string, FieldMapping>();
-  /** Paths that are objects: every parent of a field (a leaf's subfields aside). */
+  /** Paths that are objects: every parent of a field (a leaf's subfields aside), and objects mapped with no fields yet. */
   readonly #objects = new Set<string>();
   dynamic: Dynamic = 'true';
+  /** `_meta`: the application's own notes, kept and shown as given. */
+  meta?: Record<string, unknown>;
 
-  /** Parses a `mappings` body (`{dynamic?, properties: {...}}`), rejecting unknown types. */
-  static parse(body: unknown): Mappings {
+  /**
+   * Parses a `mappings` body (`{dynamic?, properties: {...}}`), refusing what ES refuses and what
+   * deeppage does not do. `strict: false` for mappings deeppage wrote itself (stored, or copied),
+   * which were checked when they came in.
+   */
+  static parse(body: unknown, strict = true): Mappings {
     const mappings = new Mappings();
     if (body === undefined || body === null) return mappings;
     if (!isObject(body)) throw mapperParsing('Failed to parse mapping: mappings must be an object');
@@ -66,8 +73,13 @@ export class Mappings {
     const unknown = Object.keys(rest).filter((k) => k !== '_doc' && k !== '_source' && k !== '_meta');
     if (unknown.length) throw mapperParsing(`Failed to parse mapping: Root mapping definition has unsupported parameters:  [${unknown.join(', ')}]`);
     if (isObject(body._doc)) throw mapperParsing('Failed to parse mapping: mapping types are not supported, put the fields in [properties]');
+    if (strict) checkRootParams(body);
     if (dynamic !== undefined) mappings.dynamic = parseDynamic(dynamic);
-    if (properties !== undefined) mappings.#addProperties('', properties);
+    if (body._meta !== undefined) {
+      if (!isObject(body._meta)) throw mapperParsing(`Failed to parse mapping: [_meta] must be an object, got ${javaClass(body._meta)}[${javaString(body._meta)}]`);
+      mappings.meta = body._meta;
+    }
+    if (properties !== undefined) mappings.#addProperties('', properties, strict);
     return mappings;
   }
 
@@ -89,8 +101,17 @@ export class Mappings {
       }
       node[parts[parts.length - 1]] = renderField(field);
     }
+    // Objects mapped with nothing in them yet, as ES renders them.
+    const filled = new Set([...this.fields.keys()].flatMap(parents));
+    for (const path of this.#objects) {
+      if (filled.has(path)) continue;
+      let node = properties;
+      for (const part of path.split('.').slice(0, -1)) node = ((node[part] ??= { properties: Object.create(null) }) as { properties: Record<string, unknown> }).properties;
+      node[path.slice(path.lastIndexOf('.') + 1)] ??= { type: 'object' };
+    }
     const out: Record<string, unknown> = {};
     if (this.dynamic !== 'true') out.dynamic = this.dynamic;
+    if (this.meta) out._meta = this.meta;
     if (this.fields.size) out.properties = properties;
     return out;
   }
@@ -110,7 +131,10 @@ export class Mappings {
       const field = this.fields.get(path) ?? added.get(path);
       if (isObject(value)) {
         if (field) throw documentParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
-        for (const [key, child] of Object.entries(value)) visit(path ? `${path}.${key}` : key, child, depth + 1);
+        for (const [key, child] of Object.entries(value)) {
+          checkDocumentKey(key);
+          visit(path ? `${path}.${key}` : key, child, depth + 1);
+        }
         return;
       }
       if (this.#objects.has(path) || addedObjects.has(path)) {
@@ -125,7 +149,10 @@ export class Mappings {
       if (!mapping) return;
       this.#addValue(values, path, mapping, value, id);
     };
-    for (const [key, value] of Object.entries(source)) visit(key, value, 1);
+    for (const [key, value] of Object.entries(source)) {
+      checkDocumentKey(key);
+      visit(key, value, 1);
+    }
     return { values, added };
   }
 
@@ -136,7 +163,7 @@ export class Mappings {
 
   /** An independent copy (to plan dynamic mappings on before they are durable). */
   clone(): Mappings {
-    return Mappings.parse(this.toJSON());
+    return Mappings.parse(this.toJSON(), false);
   }
 
   /** A field under `path` needs every parent to be an object, not a leaf (a leaf's own subfields aside). */
@@ -173,17 +200,41 @@ export class Mappings {
     return field;
   }
 
-  #addProperties(prefix: string, properties: unknown): void {
+  #addProperties(prefix: string, properties: unknown, strict: boolean): void {
     if (!isObject(properties)) throw mapperParsing(`Failed to parse mapping: [properties] must be an object`);
     for (const [name, spec] of Object.entries(properties)) {
-      const path = prefix + name;
+      const path = prefix + (strict ? mappedName(name) : name);
       if (!isObject(spec)) throw mapperParsing(`Failed to parse mapping: Expected map for property [fields] on field [${name}] but got a class java.lang.String`);
-      if (spec.properties !== undefined && (spec.type === undefined || spec.type === 'object')) {
-        this.#addProperties(`${path}.`, spec.properties);
+      if (spec.type === 'object' || (spec.type === undefined && spec.properties !== undefined)) {
+        if (strict) this.#checkObject(path, spec);
+        if (spec.properties === undefined) this.#defineObject(path);
+        else this.#addProperties(`${path}.`, spec.properties, strict);
         continue;
       }
-      this.#define(path, parseField(path, spec));
+      this.#define(path, parseField(path, spec, strict));
     }
+  }
+
+  /** An object's own parameters: those that would change what deeppage indexes are refused. */
+  #checkObject(path: string, spec: Record<string, unknown>): void {
+    const { type: _type, properties: _properties, dynamic, enabled, subobjects, ...rest } = spec;
+    const unknown = Object.entries(rest);
+    if (unknown.length > 0) {
+      throw mapperParsing(`Failed to parse mapping: Mapping definition for [${path.slice(path.lastIndexOf('.') + 1)}] has unsupported parameters: ${unknown.map(([k, v]) => ` [${k} : ${javaString(v)}]`).join('')}`);
+    }
+    // An object's `dynamic` applies below it; the same as the whole mapping's, it changes nothing.
+    if (dynamic !== undefined && parseDynamic(dynamic) !== this.dynamic) throw illegalArgument(`[dynamic] on object field [${path}] other than the mappings' own is not supported by deeppage yet`);
+    if (enabled !== undefined && enabled !== true && enabled !== 'true') throw illegalArgument(`[enabled] false on object field [${path}] is not supported by deeppage yet`);
+    if (subobjects !== undefined && subobjects !== true && subobjects !== 'true') throw illegalArgument(`[subobjects] false on object field [${path}] is not supported by deeppage yet`);
+  }
+
+  /** An object mapped with no fields (yet): a concrete value there is an error, and it shows in the mappings. */
+  #defineObject(path: string): void {
+    const leaf = this.fields.get(path);
+    if (leaf) throw mapperParsing(`Failed to parse mapping: field [${path}] is defined both as an object and as a field`);
+    this.#checkParents(path, (p) => this.fields.get(p), mapperParsing);
+    for (const parent of parents(path)) this.#objects.add(parent);
+    this.#objects.add(path);
   }
 
   #define(path: string, field: FieldMapping): void {
@@ -203,21 +254,93 @@ function dynamicMapping(value: unknown): FieldMapping {
   return { type: 'text', fields: { keyword: { type: 'keyword', ignoreAbove: 256 } } };
 }
 
-function parseField(path: string, spec: Record<string, unknown>): FieldMapping {
+function parseField(path: string, spec: Record<string, unknown>, strict = true): FieldMapping {
   const type = spec.type;
+  const name = path.slice(path.lastIndexOf('.') + 1);
   if (typeof type !== 'string') throw mapperParsing(`Failed to parse mapping: No type specified for field [${path}]`);
   if (!(FIELD_TYPES as readonly string[]).includes(type)) throw mapperParsing(`Failed to parse mapping: No handler for type [${type}] declared on field [${path}]`);
+  if (strict) {
+    // Its values would have to be scaled by `scaling_factor`, in queries too.
+    if (type === 'scaled_float') throw illegalArgument(`[scaled_float] field [${path}] is not supported by deeppage yet`);
+    checkFieldParams(name, type as FieldType, spec);
+  }
   const field: FieldMapping = { type: type as FieldType };
-  if (typeof spec.ignore_above === 'number') field.ignoreAbove = spec.ignore_above;
+  if (type === 'keyword' && spec.ignore_above !== undefined) field.ignoreAbove = ignoreAbove(name, spec.ignore_above, strict);
   if (spec.fields !== undefined) {
     if (!isObject(spec.fields)) throw mapperParsing(`Failed to parse mapping: [fields] of field [${path}] must be an object`);
     field.fields = {};
-    for (const [name, sub] of Object.entries(spec.fields)) {
-      if (!isObject(sub)) throw mapperParsing(`Failed to parse mapping: field [${path}.${name}] must be an object`);
-      field.fields[name] = parseField(`${path}.${name}`, sub);
+    for (const [sub, subSpec] of Object.entries(spec.fields)) {
+      if (strict && sub.includes('.')) throw mapperParsing(`Failed to parse mapping: Field name [${sub}] which is a multi field of [${name}] cannot contain '.'`);
+      if (!isObject(subSpec)) throw mapperParsing(`Failed to parse mapping: illegal field [${sub}], only fields can be specified inside fields`);
+      field.fields[sub] = parseField(`${path}.${sub}`, subSpec, strict);
     }
   }
   return field;
+}
+
+/** `ignore_above`: a whole number of characters, at least 0. */
+function ignoreAbove(name: string, value: unknown, strict: boolean): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
+  if (!strict) return n;
+  if (!Number.isInteger(n)) throw mapperParsing(`Failed to parse mapping: Failed to parse [ignore_above] on mapper [${name}] of type [keyword]: ${JSON.stringify(value)}`);
+  if (n < 0) throw mapperParsing(`Failed to parse mapping: [ignore_above] must be positive, got [${n}]`);
+  return n;
+}
+
+/** `_source` is taken only where it changes nothing: every document keeps its whole source. */
+function checkRootParams(body: Record<string, unknown>): void {
+  const source = body._source;
+  if (source !== undefined && !(isObject(source) && Object.entries(source).every(([key, value]) => key === 'enabled' && (value === true || value === 'true')))) {
+    throw illegalArgument('[_source] other than {"enabled": true} is not supported by deeppage yet: every document keeps its whole source');
+  }
+}
+
+/**
+ * A property's path as ES maps it: dots make objects (`a.b` is `b` inside `a`), so no part may be
+ * empty; Java's split drops trailing empty parts, so `a.` is `a`.
+ */
+function mappedName(name: string): string {
+  const invalid = (reason: string) => badRequest('mapper_parsing_exception', `Failed to parse mapping: ${reason}`, undefined, illegalArgument(reason));
+  if (name === '') throw invalid('field name cannot be an empty string');
+  if (name.trim() === '') throw invalid('field name cannot contain only whitespaces');
+  const parts = name.split('.');
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  if (parts.length === 0) throw invalid('field name cannot contain only dots');
+  for (const part of parts) {
+    if (part === '') throw invalid('field name cannot be an empty string');
+    if (part.trim() === '') throw invalid('field name cannot contain only whitespaces');
+  }
+  return parts.join('.');
+}
+
+/** A document's field name, as ES's dot-expanding parser checks it (its messages, word for word). */
+function checkDocumentKey(key: string): void {
+  if (key !== '' && !key.includes('.')) return;
+  const invalid = (reason: string) => badRequest('document_parsing_exception', `failed to parse: ${reason}`, undefined, illegalArgument(reason));
+  if (key === '') throw invalid('field name cannot be an empty string');
+  const parts = key.split('.');
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  if (parts.length === 0) throw invalid('field name cannot contain only dots');
+  for (const part of parts) {
+    if (part === '') throw invalid(`object field cannot contain only whitespace: ['${key}']`);
+    if (part.trim() === '') throw invalid(`object field starting or ending with a [.] makes object resolution ambiguous: [${key}]`);
+  }
+}
+
+/** The simple name of the Java class a JSON value parses to. */
+function javaClass(value: unknown): string {
+  if (Array.isArray(value)) return 'ArrayList';
+  if (typeof value === 'string') return 'String';
+  if (typeof value === 'boolean') return 'Boolean';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'Integer' : 'Double';
+  return 'Object';
+}
+
+/** Java's `toString` of a JSON value, as ES prints a mapping's leftover parameters. */
+function javaString(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(javaString).join(', ')}]`;
+  if (isObject(value)) return `{${Object.entries(value).map(([k, v]) => `${k}=${javaString(v)}`).join(', ')}}`;
+  return String(value);
 }
 
 /**

@@ -32,9 +32,11 @@ export function routingNumShards(numberOfShards: number): number {
   return numberOfShards * (1 << numSplits);
 }
 
-/** The shard (0 ≤ shard < numberOfShards) for a routing value: the `_routing` if given, else the `_id`. */
-export function shardFor(routing: string, numberOfShards: number): number {
-  const routingShards = routingNumShards(numberOfShards);
+/**
+ * The shard (0 ≤ shard < numberOfShards) for a routing value: the `_routing` if given, else the `_id`.
+ * @param routingShards the index's `index.number_of_routing_shards`, if set (a multiple of the shard count).
+ */
+export function shardFor(routing: string, numberOfShards: number, routingShards = routingNumShards(numberOfShards)): number {
   const routingFactor = routingShards / numberOfShards; // exact: routingShards is a multiple
   return Math.floor(floorMod(murmur3Id(routing), routingShards) / routingFactor);
 }

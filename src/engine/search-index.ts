@@ -94,7 +94,7 @@ export class SearchIndex {
   }
 
   static fromMeta(meta: IndexMeta, runs: RunCache, sources: Sources): SearchIndex {
-    const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings), runs, sources);
+    const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings, false), runs, sources);
     meta.seqs?.forEach((seq, n) => index.shards[n]?.continueAfter(seq));
     return index;
   }
@@ -124,7 +124,7 @@ export class SearchIndex {
   }
 
   shardOf(id: string, routing?: string): Shard {
-    return this.shards[shardFor(routing ?? id, this.shards.length)];
+    return this.shards[shardFor(routing ?? id, this.shards.length, this.settings.numberOfRoutingShards)];
   }
 
   /**
@@ -219,6 +219,13 @@ export class SearchIndex {
   location(id: string, routing?: string): { shard: Shard; location: DocLocation } | undefined {
     const shard = this.shardOf(id, routing);
     const location = shard.locate(id);
+    return location && { shard, location };
+  }
+
+  /** The document with this id as its shard's last refresh published it (what a search sees). */
+  refreshedLocation(id: string, routing?: string): { shard: Shard; location: DocLocation } | undefined {
+    const shard = this.shardOf(id, routing);
+    const location = shard.locatePublished(id);
     return location && { shard, location };
   }
 

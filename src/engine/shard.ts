@@ -177,13 +177,22 @@ export class Shard {
   locate(id: string): DocLocation | undefined {
     const buffered = this.#bufferIds.get(id);
     if (buffered) return { seq: buffered.seq, version: buffered.version, local: -1, ...(buffered.routing !== undefined && { routing: buffered.routing }) };
+    return this.#locateInSegments(id, (live, local) => this.#isDeleted(live, local));
+  }
+
+  /** The document with this id as the published snapshot shows it: its segments and the deletes published with them. */
+  locatePublished(id: string): DocLocation | undefined {
+    return this.#locateInSegments(id, (live, local) => live.deleted?.[local] === 1);
+  }
+
+  #locateInSegments(id: string, isDeleted: (live: LiveSegment, local: number) => boolean): DocLocation | undefined {
     const segments = this.snapshot.segments;
     const hash = idHash(id);
     for (let s = segments.length - 1; s >= 0; s--) {
       const live = segments[s];
       const local = live.segment.ids.find(id, hash);
       if (local < 0) continue;
-      if (this.#isDeleted(live, local)) return undefined;
+      if (isDeleted(live, local)) return undefined;
       const { segment } = live;
       const routing = segment.routings.size > 0 ? segment.routings.get(local) : undefined;
       return { seq: segment.seqs[local], version: segment.versions[local], segment, local, ...(routing !== undefined && { routing }) };

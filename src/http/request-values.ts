@@ -92,3 +92,11 @@ export function notSupported(what: string): EsError {
   return illegalArgument(`${what} is not supported by deeppage yet`);
 }
 
+
+/** The `level` of `_stats` and `_cluster/health` (ES's ClusterStatsLevel, any case). */
+export function clusterLevel(value: string | undefined, fallback: 'cluster' | 'indices'): 'cluster' | 'indices' | 'shards' {
+  if (value === undefined) return fallback;
+  const level = value.toLowerCase();
+  if (level === 'cluster' || level === 'indices' || level === 'shards') return level;
+  throw illegalArgument(`level parameter must be one of [cluster] or [indices] or [shards] but was [${value}]`);
+}

@@ -1,9 +1,10 @@
 /**
  * A search request from its URI parameters and JSON body, read in ES's order: the body first, then
- * the URI on top of it. URI `from`, `size`, `_source` and `track_total_hits` replace the body's; a URI
- * `sort` appends its clauses to the body's, as ES's RestSearchAction does. Every key is honoured,
- * ignored because it cannot change which hits come back, or refused with a 400: none is dropped
- * silently.
+ * the URI on top of it. URI `from`, `size`, `_source`, `track_total_hits`, `version`,
+ * `seq_no_primary_term`, `stored_fields` and `timeout` replace the body's; a URI `sort` or
+ * `docvalue_fields` appends to the body's, as ES's RestSearchAction does. Every key is honoured,
+ * taken where on one node it truly changes nothing (said beside each list below), or refused with a
+ * 400: none is dropped silently.
  *
  * @example
  * parseSearchRequest({ from: '20', sort: 'price:desc' }, { size: 5, query: { match_all: {} } })
@@ -12,8 +13,9 @@
 import { badRequest, illegalArgument, parsingError, validationFailed } from '../engine/errors.ts';
 import { timeValueMs } from '../engine/time-value.ts';
 import { isObject } from '../engine/patterns.ts';
-import { searchRequest, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
-import { booleanParam, bodyFloat, bodyInt, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
+import { searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
+import { INDICES_OPTIONS_PARAMS } from './indices-options.ts';
+import { booleanParam, bodyFloat, bodyInt, commaList, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
 import { parseQueryDsl } from './query-dsl.ts';
 import { parseQueryString } from './query-string.ts';
 import { sortFromBody, sortFromParam } from './search-sort.ts';
@@ -33,10 +35,11 @@ interface Given {
   minScore?: number;
   after?: unknown[];
   pit?: { id: string; keepAliveMs?: number };
+  version?: boolean;
+  seqNoPrimaryTerm?: boolean;
+  storedFields?: false | string[];
+  docValueFields: DocValueField[];
 }
-
-/** Body keys that cannot change the hits deeppage returns (one node, no timeouts, no scoring work). */
-const IGNORED_KEYS = new Set(['timeout', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields', 'profile']);
 
 /** Body keys ES understands and deeppage does not implement yet. */
 const UNSUPPORTED_KEYS = new Set([
@@ -48,35 +51,42 @@ const UNSUPPORTED_KEYS = new Set([
 const QUERY_STRING_PARAMS = ['df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
 
 /** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
-const READ_PARAMS = ['from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll', 'track_scores', 'q', ...QUERY_STRING_PARAMS];
+const READ_PARAMS = [
+  'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll',
+  'track_scores', 'q', ...QUERY_STRING_PARAMS, 'version', 'seq_no_primary_term', 'explain', 'timeout', 'stored_fields', 'docvalue_fields',
+  'allow_partial_search_results', 'search_type',
+];
 const PAGING: readonly Paging[] = ['sorted_runs', 'top_k'];
 
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
 export const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
 
+/** What the search route reads itself: the index options, `routing` and `preference` (indices-options.ts). */
+const ROUTE_PARAMS = [...INDICES_OPTIONS_PARAMS, 'routing', 'preference'];
+
 /**
- * URI parameters taken without effect here (one node, no caches; the README lists them), plus the URI
- * forms of ignored body keys. `routing` is read by the search route itself.
+ * URI parameters checked as ES checks them, that change nothing on one deeppage node: `request_cache`
+ * (there is no request cache, and a cached answer is the same answer), `typed_keys` (it renames
+ * aggregations and suggestions, which there are none of), `ccs_minimize_roundtrips` (cross-cluster
+ * searches only), and how ES fans a search out to shards and reduces their results, not which hits
+ * come back: `batched_reduce_size`, `max_concurrent_shard_requests`, `pre_filter_shard_size`.
  */
-const IGNORED_PARAMS = [
-  'timeout', 'request_cache', 'allow_no_indices', 'ignore_unavailable', 'expand_wildcards', 'preference', 'routing', 'typed_keys',
-  'batched_reduce_size', 'ccs_minimize_roundtrips', 'search_type', 'allow_partial_search_results', 'max_concurrent_shard_requests',
-  'pre_filter_shard_size', 'explain', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields',
-];
+const NO_EFFECT_PARAMS = ['request_cache', 'typed_keys', 'ccs_minimize_roundtrips', 'batched_reduce_size', 'max_concurrent_shard_requests', 'pre_filter_shard_size'];
 
 const UNSUPPORTED_PARAMS = new Set(['terminate_after']);
 
-const KNOWN_PARAMS = new Set([...READ_PARAMS, ...RESPONSE_PARAMS, ...IGNORED_PARAMS, ...UNSUPPORTED_PARAMS]);
+const KNOWN_PARAMS = new Set([...READ_PARAMS, ...RESPONSE_PARAMS, ...ROUTE_PARAMS, ...NO_EFFECT_PARAMS, ...UNSUPPORTED_PARAMS]);
 
 /**
  * @param path names the request in the unrecognized-parameter error, as ES does.
  * @param hasIndex the path names indices (a point in time must not).
  */
 export function parseSearchRequest(query: Params, body: unknown, path = '/_search', hasIndex = false): SearchRequest {
-  const given: Given = { sort: [] };
+  const given: Given = { sort: [], docValueFields: [] };
   if (body !== undefined) readBody(body, given);
   readParams(query, given);
   checkParamNames(query, path);
+  checkNoEffectParams(query);
   if (query.q !== undefined) given.query = queryStringParam(query);
   else {
     const stray = QUERY_STRING_PARAMS.filter((name) => query[name] !== undefined);
@@ -103,6 +113,16 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (given.pit !== undefined) request.pit = given.pit;
   if (given.minScore !== undefined) request.minScore = given.minScore;
   if (query.scroll !== undefined) request.scroll = timeValueMs('scroll', query.scroll);
+  if (given.version) request.version = true;
+  if (given.seqNoPrimaryTerm) request.seqNoPrimaryTerm = true;
+  if (given.docValueFields.length > 0) request.docValueFields = given.docValueFields;
+  if (given.storedFields !== undefined) {
+    request.storedFields = given.storedFields;
+    // Stored fields asked for, `_source` is left out unless asked for too (ES's FetchContext).
+    const sourceNamed = given.storedFields !== false && given.storedFields.includes('_source');
+    if (given.source === undefined && !sourceNamed) request.source = false;
+  }
+  if (query.allow_partial_search_results !== undefined) request.allowPartial = booleanParam(query.allow_partial_search_results);
   validate(request, query, given, hasIndex);
   return request;
 }
@@ -164,11 +184,76 @@ function readBody(body: unknown, given: Given): void {
       case 'pit':
         given.pit = pointInTime(value);
         break;
+      case 'version':
+        given.version = bodyBoolean(key, value);
+        break;
+      case 'seq_no_primary_term':
+        given.seqNoPrimaryTerm = bodyBoolean(key, value);
+        break;
+      case 'explain':
+      case 'profile':
+        if (bodyBoolean(key, value)) throw notSupported(`[${key}]`);
+        break;
+      case 'timeout':
+        // Checked as ES checks it. A search here runs to the end in one step and is never cut
+        // short, so `timed_out` stays false, as it does in ES for a search done within its timeout.
+        if (value === null || typeof value === 'object') throw unknownKey(key, value);
+        timeValueMs('timeout', String(value));
+        break;
+      case 'stored_fields':
+        given.storedFields = storedFields(storedFieldNames(value));
+        break;
+      case 'docvalue_fields':
+        if (!Array.isArray(value)) throw unknownKey(key, value);
+        given.docValueFields = value.map(docValueField);
+        break;
       default:
         if (UNSUPPORTED_KEYS.has(key)) throw notSupported(`[${key}]`);
-        if (!IGNORED_KEYS.has(key)) throw unknownKey(key, value);
+        throw unknownKey(key, value);
     }
   }
+}
+
+/** A body flag, as ES's parser reads one: a boolean or the strings `true` and `false`. */
+function bodyBoolean(key: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (value !== null && typeof value === 'object') throw unknownKey(key, value);
+  throw badRequest('x_content_parse_exception', `[${key}] failed to parse field value`);
+}
+
+/** `stored_fields` in the body: one name or a list (StoredFieldsContext.fromXContent). */
+function storedFieldNames(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.map((name) => (typeof name === 'string' ? name : JSON.stringify(name)));
+  throw parsingError(`Expected [VALUE_STRING] or [START_ARRAY] in [stored_fields] but found [${tokenName(value)}]`);
+}
+
+/** `_none_` alone turns stored fields off (no `_id`, `_routing` or `_source`); with other names it is an error. */
+function storedFields(names: string[]): false | string[] {
+  if (names.length === 1 && names[0] === '_none_') return false;
+  if (names.includes('_none_')) throw illegalArgument('cannot combine _none_ with other fields');
+  return names;
+}
+
+/**
+ * A `docvalue_fields` entry: a field name (any scalar, as its text), or `{field, format}`
+ * (FieldAndFormat; its `include_unmapped` changes nothing here, where unmapped fields give nothing).
+ */
+function docValueField(value: unknown): DocValueField {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return { field: String(value) };
+  const parseError = (reason: string) => badRequest('x_content_parse_exception', `[fetch_field_and_format] ${reason}`);
+  if (!isObject(value)) throw parseError(`Expected START_OBJECT but was: ${tokenName(value)}`);
+  let field: string | undefined, format: string | undefined;
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === 'field' && typeof entry === 'string') field = entry;
+    else if (key === 'format' && (typeof entry === 'string' || entry === null)) format = entry ?? undefined;
+    else if (key === 'include_unmapped' && typeof entry === 'boolean') continue;
+    else if (key === 'field' || key === 'format' || key === 'include_unmapped') throw parseError(`${key} doesn't support values of type: ${tokenName(entry)}`);
+    else throw parseError(`unknown field [${key}]`);
+  }
+  if (field === undefined) throw parseError('Required [field]');
+  return format === undefined ? { field } : { field, format };
 }
 
 function readParams(query: Params, given: Given): void {
@@ -178,6 +263,38 @@ function readParams(query: Params, given: Given): void {
   if (sort !== undefined) given.sort = [...given.sort, ...sortFromParam(sort)];
   given.source = sourceFromParams(query) ?? given.source;
   if (track !== undefined) given.trackTotalHits = trackTotalHits(track, () => intParam('track_total_hits', track));
+  if (query.version !== undefined) given.version = booleanParam(query.version);
+  if (query.seq_no_primary_term !== undefined) given.seqNoPrimaryTerm = booleanParam(query.seq_no_primary_term);
+  if (query.explain !== undefined && booleanParam(query.explain)) throw notSupported('[explain]');
+  if (query.timeout !== undefined) timeValueMs('timeout', query.timeout);
+  if (query.stored_fields !== undefined) given.storedFields = storedFields(commaList(query.stored_fields));
+  if (query.docvalue_fields !== undefined) given.docValueFields = [...given.docValueFields, ...commaList(query.docvalue_fields).map((field) => ({ field }))];
+  if (query.search_type !== undefined) searchType(query.search_type);
+}
+
+/**
+ * `query_then_fetch` is how every search runs here. `dfs_query_then_fetch` would score with
+ * statistics gathered from every shard first; deeppage scores with each shard's own.
+ */
+function searchType(value: string): void {
+  if (value === 'query_then_fetch') return;
+  if (value === 'dfs_query_then_fetch') throw notSupported('[search_type] [dfs_query_then_fetch]');
+  if (value === 'query_and_fetch' || value === 'dfs_query_and_fetch') throw illegalArgument(`Unsupported search type [${value}]`);
+  throw illegalArgument(`No search type for [${value}]`);
+}
+
+/** The parameters of {@link NO_EFFECT_PARAMS} still get ES's checks of their values. */
+function checkNoEffectParams(query: Params): void {
+  for (const name of ['request_cache', 'typed_keys', 'ccs_minimize_roundtrips']) if (query[name] !== undefined) booleanParam(query[name]!);
+  const bounds: [name: string, min: number, reason: string][] = [
+    ['batched_reduce_size', 2, 'batchedReduceSize must be >= 2'],
+    ['max_concurrent_shard_requests', 1, 'maxConcurrentShardRequests must be >= 1'],
+    ['pre_filter_shard_size', 1, 'preFilterShardSize must be >= 1'],
+  ];
+  for (const [name, min, reason] of bounds) {
+    const value = query[name];
+    if (value !== undefined && intParam(name, value) < min) throw illegalArgument(reason);
+  }
 }
 
 /** `q` with `df`, `default_operator` and `lenient`; the analyzer is always `standard`. */

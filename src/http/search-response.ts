@@ -23,7 +23,7 @@ export function searchResponseBody(body: SearchResponse): string | Uint8Array<Ar
 const EMPTY_HITS = '"hits":[]}}';
 
 /** The fields {@link writeHit} writes: a field added to {@link Hit} and not written here fails to compile. */
-const WRITTEN = ['_index', '_id', '_score', '_routing', '_source', 'sort'] as const;
+const WRITTEN = ['_index', '_id', '_version', '_seq_no', '_primary_term', '_score', '_routing', '_source', 'fields', 'sort'] as const;
 const everyHitField: Exclude<keyof Hit, (typeof WRITTEN)[number]> extends never ? true : never = true;
 void everyHitField;
 
@@ -31,7 +31,11 @@ void everyHitField;
 function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, string>): void {
   let index = names.get(hit._index);
   if (index === undefined) names.set(hit._index, (index = JSON.stringify(hit._index)));
-  let text = `${comma ? ',' : ''}{"_index":${index},"_id":${JSON.stringify(hit._id)},"_score":${JSON.stringify(hit._score)}`;
+  let text = `${comma ? ',' : ''}{"_index":${index}`;
+  if (hit._id !== undefined) text += `,"_id":${JSON.stringify(hit._id)}`;
+  if (hit._version !== undefined) text += `,"_version":${hit._version}`;
+  if (hit._seq_no !== undefined) text += `,"_seq_no":${hit._seq_no},"_primary_term":${hit._primary_term}`;
+  text += `,"_score":${JSON.stringify(hit._score)}`;
   if (hit._routing !== undefined) text += `,"_routing":${JSON.stringify(hit._routing)}`;
   if (hit._source instanceof RawJson) {
     pieces.text(`${text},"_source":`);
@@ -40,6 +44,7 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
   } else if (hit._source !== undefined) {
     text += `,"_source":${JSON.stringify(hit._source)}`;
   }
+  if (hit.fields !== undefined) text += `,"fields":${JSON.stringify(hit.fields)}`;
   if (hit.sort !== undefined) text += `,"sort":${JSON.stringify(hit.sort)}`;
   pieces.text(`${text}}`);
 }

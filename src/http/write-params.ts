@@ -1,6 +1,8 @@
-/** Parameters shared by the write endpoints: `refresh`, `routing`, `op_type`. */
+/** Parameters shared by the write endpoints: `refresh`, `routing`, `op_type`, and the rest of ES's. */
 import type { RefreshPolicy } from '../engine/engine.ts';
-import { illegalArgument } from '../engine/errors.ts';
+import { badRequest, illegalArgument } from '../engine/errors.ts';
+import { timeValueMs } from '../engine/time-value.ts';
+import { booleanParam, notSupported } from './request-values.ts';
 
 /** ES: `?refresh` and `?refresh=true` refresh at once, `wait_for` waits for the next refresh. */
 export function refreshPolicy(value: string | undefined): RefreshPolicy {
@@ -14,4 +16,54 @@ export function opType(value: string | undefined): 'index' | 'create' {
   if (value === undefined || value === 'index') return 'index';
   if (value === 'create') return 'create';
   throw illegalArgument(`opType must be 'create' or 'index', found: [${value}]`);
+}
+
+/** `_create` takes an `op_type` only if it says `create` (ES's RestIndexAction.CreateHandler). */
+export function checkCreateOpType(value: string | undefined): void {
+  if (value !== undefined && value.toLowerCase() !== 'create') throw illegalArgument(`opType must be 'create', found: [${value}]`);
+}
+
+/**
+ * The URI parameters ES's write APIs (index, create, delete, `_bulk`) take besides `refresh` and
+ * `routing`, checked as ES checks them. `timeout` is how long a write waits for its primary, which
+ * one node always has; `wait_for_active_shards` up to 1 is always met by that primary. What would
+ * need more than deeppage has (more active copies, ingest pipelines, aliases, data streams,
+ * optimistic concurrency) is refused rather than ignored.
+ */
+export const WRITE_PARAMS = [
+  'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'pipeline', 'require_alias', 'require_data_stream',
+  'include_source_on_error', 'list_executed_pipelines', 'version', 'version_type', 'if_seq_no', 'if_primary_term',
+];
+
+export function checkWriteParams(query: Record<string, string | undefined>): void {
+  for (const name of ['version', 'version_type', 'if_seq_no', 'if_primary_term']) {
+    if (query[name] !== undefined) throw notSupported(`[${name}] (optimistic concurrency control)`);
+  }
+  if (query.timeout !== undefined) timeValueMs('timeout', query.timeout);
+  if (query.wait_for_active_shards !== undefined) activeShardCount(query.wait_for_active_shards);
+  if (query.pipeline !== undefined && query.pipeline !== '_none') throw notSupported('[pipeline] (ingest pipelines)');
+  for (const name of ['require_alias', 'require_data_stream', 'list_executed_pipelines']) {
+    if (query[name] !== undefined && booleanParam(query[name]!)) throw notSupported(`[${name}=true]`);
+  }
+  if (query.include_source_on_error !== undefined && !booleanParam(query.include_source_on_error)) throw notSupported('[include_source_on_error=false]');
+}
+
+/** ES's `ActiveShardCount.parseString`: `all` (Infinity here) or a count. */
+export function parseActiveShardCount(value: string): number {
+  if (value !== 'all' && !/^[+-]?\d+$/.test(value)) {
+    throw badRequest('illegal_argument_exception', `cannot parse ActiveShardCount[${value}]`, undefined, badRequest('number_format_exception', `For input string: "${value}"`));
+  }
+  const count = value === 'all' ? Infinity : Number(value);
+  if (count < 0) throw illegalArgument('shard count cannot be a negative value');
+  return count;
+}
+
+/**
+ * A write's or an index creation's `wait_for_active_shards`. One node holds one copy of each shard,
+ * so a count above 1 (or `all`, with replicas asked for) could only time out: it is refused.
+ */
+export function activeShardCount(value: string): number {
+  const count = parseActiveShardCount(value);
+  if (count > 1) throw notSupported(`[wait_for_active_shards=${value}] (one node holds one copy of each shard)`);
+  return count;
 }

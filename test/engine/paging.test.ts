@@ -209,7 +209,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
         expect(got, label(paging)).toEqual(hits.slice(from, from + size));
         if (source) expect(response.hits.hits.map(sourceOf), label(paging)).toEqual(rows.slice(from, from + size).map((row) => row.entry.source));
       }
-      return answers.map(({ got }) => got.map((hit) => hit._id));
+      return answers.map(({ got }) => got.map((hit) => hit._id!));
     };
 
     /** Every page of `size` in turn, per strategy: together they are the model order. */
@@ -276,7 +276,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
           expect(response.hits.hits.map(sourceOf), label).toEqual(rows.slice(at, at + size).map((row) => row.entry.source));
           expect(response.hits.total).toEqual({ value: hits.length, relation: 'eq' });
           if (response.hits.hits.length === 0) break;
-          seen.push(...response.hits.hits.map((hit) => hit._id));
+          seen.push(...response.hits.hits.map((hit) => hit._id!));
           after = response.hits.hits[response.hits.hits.length - 1].sort;
         }
         expect(seen).toEqual(hits.map((hit) => hit._id));

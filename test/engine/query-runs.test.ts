@@ -35,7 +35,7 @@ describe('query runs', () => {
   /** Every hit of the search as [id, score], page after page of `size`. */
   const paged = (index: string, request: Partial<SearchRequest>, total: number, size: number) => {
     const out: [string, number | null][] = [];
-    for (let from = 0; from < total; from += size) out.push(...engine.search(index, searchRequest({ ...request, from, size })).hits.hits.map((h): [string, number | null] => [h._id, h._score]));
+    for (let from = 0; from < total; from += size) out.push(...engine.search(index, searchRequest({ ...request, from, size })).hits.hits.map((h): [string, number | null] => [h._id!, h._score]));
     return out;
   };
 
@@ -108,7 +108,7 @@ describe('query runs', () => {
             for (let step = 0; step <= raw.length; step++) {
               const { hits } = engine.search(undefined, searchRequest({ query, sort, size, pit, paging, ...(after && { after }) }));
               if (hits.hits.length === 0) return ids;
-              ids.push(...hits.hits.map((h) => h._id));
+              ids.push(...hits.hits.map((h) => h._id!));
               after = hits.hits[hits.hits.length - 1].sort;
             }
             throw new Error(`the ${paging} walk did not end`);

@@ -47,7 +47,7 @@ describe('queries against a plain reference', () => {
             const sort = [{ kind: 'field' as const, field: 'n', order: 'asc' as const, missing: '_last' as const }];
             const whole = engine.search(name, searchRequest({ query, size: 100, sort })).hits.hits.map((h) => h._id);
             const paged: string[] = [];
-            for (let from = 0; from < expected.length; from += 3) paged.push(...engine.search(name, searchRequest({ query, from, size: 3, sort })).hits.hits.map((h) => h._id));
+            for (let from = 0; from < expected.length; from += 3) paged.push(...engine.search(name, searchRequest({ query, from, size: 3, sort })).hits.hits.map((h) => h._id!));
             expect(paged).toEqual(whole);
             const least = (d: Doc) => (d.n ? Math.min(...d.n) : Infinity);
             expect(whole.map((id) => least(live.find((d) => d.id === id)!))).toEqual(expected.map(least).sort((a, b) => a - b));

@@ -150,12 +150,20 @@ describe('rest_total_hits_as_int', () => {
 });
 
 describe('URI parameters', () => {
-  it('accepts and ignores the ones that cannot change the hits', () => {
-    const ignored = [
-      ...['pretty', 'human', 'error_trace', 'filter_path', 'timeout', 'request_cache', 'allow_no_indices', 'ignore_unavailable'],
-      ...['expand_wildcards', 'preference', 'routing', 'typed_keys', 'batched_reduce_size', 'ccs_minimize_roundtrips', 'search_type'],
-    ];
-    expect(parse(Object.fromEntries(ignored.map((name) => [name, 'x'])))).toEqual(searchRequest());
+  it('takes, with valid values, those read elsewhere and those that change nothing on one node', () => {
+    const taken = {
+      ...{ pretty: '', human: 'true', error_trace: 'false', filter_path: 'took', timeout: '1s', request_cache: 'false', allow_no_indices: 'x', ignore_unavailable: 'x' },
+      ...{ expand_wildcards: 'x', preference: 'x', routing: 'x', typed_keys: 'true', batched_reduce_size: '2', ccs_minimize_roundtrips: 'false', search_type: 'query_then_fetch' },
+      ...{ max_concurrent_shard_requests: '5', pre_filter_shard_size: '1', explain: 'false' },
+    };
+    expect(parse(taken)).toEqual(searchRequest());
+  });
+
+  it('reads version, seq_no_primary_term, stored_fields, docvalue_fields and allow_partial_search_results', () => {
+    expect(parse({ version: '', seq_no_primary_term: 'true', allow_partial_search_results: 'false' })).toEqual(searchRequest({ version: true, seqNoPrimaryTerm: true, allowPartial: false }));
+    expect(parse({ stored_fields: 'a,b', docvalue_fields: 'n,m' })).toEqual(searchRequest({ storedFields: ['a', 'b'], source: false, docValueFields: [{ field: 'n' }, { field: 'm' }] }));
+    expect(parse({ stored_fields: '_none_' }).storedFields).toBe(false);
+    expect(parse({ stored_fields: 'a,_source' }).source).toEqual(searchRequest().source);
   });
 
   it('refuses unknown ones, naming the path', () => {
@@ -212,12 +220,16 @@ describe('body keys', () => {
     expect(failure(() => parse({}, 'x')).type).toBe('parsing_exception');
   });
 
-  it('accepts and ignores the ones kept for compatibility', () => {
+  it('reads version, seq_no_primary_term, stored_fields and docvalue_fields; takes timeout, and explain and profile when false', () => {
     const body = {
       ...{ timeout: '1s', explain: false, version: true },
-      ...{ seq_no_primary_term: true, stored_fields: ['a'], docvalue_fields: [], profile: false },
+      ...{ seq_no_primary_term: 'true', stored_fields: ['a'], docvalue_fields: ['n', { field: 'd', format: 'epoch_millis' }], profile: false },
     };
-    expect(parse({}, body)).toEqual(searchRequest());
+    expect(parse({}, body)).toEqual(
+      searchRequest({ version: true, seqNoPrimaryTerm: true, storedFields: ['a'], source: false, docValueFields: [{ field: 'n' }, { field: 'd', format: 'epoch_millis' }] }),
+    );
+    expect(parse({ docvalue_fields: 'm' }, { docvalue_fields: ['n'] }).docValueFields).toEqual([{ field: 'n' }, { field: 'm' }]);
+    expect(parse({ version: 'false' }, { version: true }).version).toBe(false);
   });
 
   it('reads track_scores from the body or the URI (which wins)', () => {

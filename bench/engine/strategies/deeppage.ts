@@ -34,7 +34,7 @@ function engineStrategy(name: string, paging: Paging, description: string): Stra
           const after = from === 0 ? undefined : engine.search(undefined, searchRequest({ from: from - 1, size: 1, sort: afterSort, source: false, pit })).hits.hits[0]?.sort;
           return () => engine.search(undefined, searchRequest({ size, sort: afterSort, source: false, paging, pit, ...(after && { after }) })).hits.hits;
         },
-        docs: (hits) => (hits as Hit[]).map((hit) => position.get(hit._id)!),
+        docs: (hits) => (hits as Hit[]).map((hit) => position.get(hit._id!)!),
         ...(paging === 'sorted_runs' && {
           forget: () => void engine.clearCaches(index),
           settle: () => engine.runs.settled(),

@@ -63,7 +63,8 @@ export class LocalSource implements HitSource {
       const kept = hit._source ?? {};
       // Unfiltered, the stored text goes to the destination as it is, parsed once for its mappings.
       const source = kept instanceof RawJson ? { source: kept.value as Record<string, unknown>, text: kept.text } : { source: kept };
-      return { index: hit._index, id: hit._id, ...source, ...(hit._routing !== undefined && { routing: hit._routing }) };
+      // Its search asks for no `stored_fields`, so every hit has its `_id`.
+      return { index: hit._index, id: hit._id!, ...source, ...(hit._routing !== undefined && { routing: hit._routing }) };
     });
   }
 

@@ -64,6 +64,24 @@ export interface SearchRequest {
   scroll?: number;
   /** Only the shards whose number is `id` modulo `max` (how a reindex splits into slices). */
   slice?: { id: number; max: number };
+  /** Hits carry their `_version` (ES's `version`). */
+  version: boolean;
+  /** Hits carry `_seq_no` and `_primary_term` (ES's `seq_no_primary_term`). */
+  seqNoPrimaryTerm: boolean;
+  /** `docvalue_fields`: fields or `*` patterns whose doc values each hit lists under `fields`, with a format for dates. */
+  docValueFields: DocValueField[];
+  /**
+   * `stored_fields`: `false` is `_none_` (hits carry no `_id`, `_routing` or `_source`); a list
+   * names stored fields, of which deeppage keeps none apart from `_source`.
+   */
+  storedFields?: false | string[];
+  /** With shard failures, answer with the other shards' hits (ES's `allow_partial_search_results`, default true). */
+  allowPartial: boolean;
+}
+
+export interface DocValueField {
+  field: string;
+  format?: string;
 }
 
 export const DEFAULT_TRACK_TOTAL_HITS = 10_000;
@@ -79,6 +97,10 @@ export function searchRequest(overrides: Partial<SearchRequest> = {}): SearchReq
     query: { kind: 'match_all', boost: 1 },
     trackScores: false,
     paging: 'sorted_runs',
+    version: false,
+    seqNoPrimaryTerm: false,
+    docValueFields: [],
+    allowPartial: true,
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ import { planSort, type SortPlan } from './sort/plan.ts';
 import { MATCH_ALL_SCORE, shownScore } from './sort/score-key.ts';
 import { segmentsInTieOrder } from './sort/tie-break.ts';
 import type { RawJson } from '../raw-json.ts';
+import { docValueReaders, docValuesOf, type DocValueReader } from './doc-values.ts';
 import { sourceOf } from './source-filter.ts';
 
 /** Reads the `_source` (UTF-8 bytes or text) of one shard's documents for the fetch phase, in the order of `seqs`. */
@@ -28,15 +29,25 @@ export interface SearchResponse {
   hits: { total?: { value: number; relation: 'eq' | 'gte' } | number; max_score: number | null; hits: Hit[] };
 }
 
+/** A hit, its fields in the order ES writes them (search-response.ts writes them in this order too). */
 export interface Hit {
   _index: string;
-  _id: string;
+  /** Absent only under `stored_fields: _none_`, as in ES. */
+  _id?: string;
+  _version?: number;
+  _seq_no?: number;
+  _primary_term?: number;
   _score: number | null;
   _routing?: string;
   /** The stored text, spliced into the response as it is, or the parts a `_source` filter keeps. */
   _source?: Record<string, unknown> | RawJson;
+  /** `docvalue_fields`: each field's values. */
+  fields?: Record<string, unknown[]>;
   sort?: unknown[];
 }
+
+/** One node, never a failover: every primary is in its first term. */
+const PRIMARY_TERM = 1;
 
 export function search(all: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache): SearchResponse {
   const started = performance.now();
@@ -44,10 +55,14 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   const { from, size } = request;
   const failures: (EsError | undefined)[] = targets.map((t) => (request.scroll !== undefined ? batchCheck(t, size) : windowCheck(t, from, size)));
   const plan = planSort(request.sort, targets, failures);
+  const readers = fetchChecks(targets, request, failures);
   const shardTotal = targets.reduce((n, t) => n + t.shards.length, 0);
   const failedTargets = targets.filter((_, t) => failures[t]);
   if (failedTargets.length === targets.length && targets.length > 0) {
     throw allShardsFailed(targets.map((target, t) => ({ index: target.index.name, error: failures[t]! })));
+  }
+  if (failedTargets.length > 0 && !request.allowPartial) {
+    throw allShardsFailed(failedTargets.map((target) => ({ index: target.index.name, error: failures[targets.indexOf(target)]! })), 'Partial shards failure');
   }
 
   const { query } = request;
@@ -77,7 +92,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     runs.trim();
   }
   const docs = request.source === false ? [] : loadPage(page, targets, load);
-  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i], showsScore ? shownScore(scores ? scores[i] : matchAllScore) : null));
+  const hits = page.map((entry, i) => fetchHit(entry, targets[entry.target], request, plan, docs[i], showsScore ? shownScore(scores ? scores[i] : matchAllScore) : null, readers[entry.target]));
   if (!usesQueryPage && hits.length > 0 && showsScore) maxScore = matchAllScore;
   const failedShards = failedTargets.reduce((n, t) => n + t.shards.length, 0);
   return {
@@ -164,18 +179,48 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
   return docs;
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined, score: number | null): Hit {
+/**
+ * What the fetch phase checks on every shard before it reads a hit: `stored_fields: _none_` with a
+ * `_source` asked for, and the `docvalue_fields` each index can give (their failures join `failures`).
+ * @returns per target, the readers of its doc value fields.
+ */
+function fetchChecks(targets: readonly IndexSnapshot[], request: SearchRequest, failures: (EsError | undefined)[]): (DocValueReader[] | undefined)[] {
+  return targets.map((target, t) => {
+    if (failures[t]) return undefined;
+    if (request.storedFields === false && request.source !== false) {
+      failures[t] = badRequest('search_exception', '[stored_fields] cannot be disabled if [_source] is requested');
+      return undefined;
+    }
+    if (request.docValueFields.length === 0) return undefined;
+    const readers = docValueReaders(target, request.docValueFields);
+    if (readers instanceof EsError) failures[t] = readers;
+    else return readers;
+    return undefined;
+  });
+}
+
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: Uint8Array | string | undefined, score: number | null, readers?: readonly DocValueReader[]): Hit {
   const { segment } = entry.live;
-  const hit: Hit = {
-    _index: target.index.name,
-    _id: segment.ids.id(entry.local),
-    _score: score,
-  };
-  const routing = segment.routings.get(entry.local);
+  const local = entry.local;
+  // Fields in ES's order; a plain hit (the common case) is one literal.
+  const plain = request.storedFields === undefined && !request.version && !request.seqNoPrimaryTerm;
+  const hit: Hit = plain
+    ? { _index: target.index.name, _id: segment.ids.id(local), _score: score }
+    : {
+        _index: target.index.name,
+        ...(request.storedFields !== false && { _id: segment.ids.id(local) }),
+        ...(request.version && { _version: segment.versions[local] }),
+        ...(request.seqNoPrimaryTerm && { _seq_no: segment.seqs[local], _primary_term: PRIMARY_TERM }),
+        _score: score,
+      };
+  // `_routing` is a stored field: `stored_fields: _none_` loads none.
+  const routing = request.storedFields === false ? undefined : segment.routings.get(local);
   if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
   if (request.source !== false) hit._source = sourceOf(source ?? '{}', request.source);
-  if (plan.byField) hit.sort = plan.values(entry, entry.local, score ?? MATCH_ALL_SCORE);
+  const fields = readers && docValuesOf(readers, segment, local);
+  if (fields) hit.fields = fields;
+  if (plan.byField) hit.sort = plan.values(entry, local, score ?? MATCH_ALL_SCORE);
   return hit;
 }
 

@@ -12,6 +12,7 @@ import type { DocStore, DocWrite } from '../../store/doc-store.ts';
 import { EsError } from '../errors.ts';
 import type { Planned, SearchIndex, WriteResult } from '../search-index.ts';
 import type { Sources } from '../sources.ts';
+import { storageFailure } from './storage-failure.ts';
 
 /** One write as the engine takes it (see Engine.write). */
 export type WriteOp =
@@ -98,7 +99,7 @@ export class WriteBatches {
         },
         (error: unknown) => {
           this.#discard(epoch);
-          throw storageFailure(error);
+          throw storageFailure(error, ops[0]?.index ?? '');
         },
       )
       .finally(() => this.sources.committed(writes));
@@ -146,13 +147,6 @@ export class WriteBatches {
     for (const index of this.#created) this.targets.forget(index);
     this.#created.clear();
   }
-}
-
-/** Storage refused a batch: a 500 in ES's shape, nothing of it applied. */
-function storageFailure(error: unknown): EsError {
-  if (error instanceof EsError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new EsError(500, 'exception', `the write could not be made durable, so nothing of it was applied: ${reason}`);
 }
 
 /** ES's auto-generated ids are 20 URL-safe base64 characters. */

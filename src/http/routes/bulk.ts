@@ -11,8 +11,15 @@ import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { notSupported, tokenName } from '../request-values.ts';
-import { refreshPolicy } from '../write-params.ts';
-import { queryOf } from '../request-uri.ts';
+import { checkWriteParams, refreshPolicy } from '../write-params.ts';
+import { queryOf, pathOf } from '../request-uri.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+
+/** ES's `_bulk` parameters: those of every write (write-params.ts), and `_source` for update results, which is refused below. */
+const BULK_PARAMS = new Set([
+  ...RESPONSE_PARAMS, 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'pipeline', 'require_alias', 'require_data_stream',
+  'list_executed_pipelines', 'include_source_on_error', '_source', '_source_includes', '_source_excludes',
+]);
 
 const ACTIONS = ['create', 'delete', 'index', 'update'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -21,6 +28,11 @@ export function bulkRoutes(engine: Engine): Hono {
   const app = new Hono();
   const bulk = async (c: Context) => {
     const started = performance.now();
+    const query = queryOf(c);
+    checkParamNames(query, pathOf(c), BULK_PARAMS);
+    checkWriteParams(query);
+    const source = ['_source', '_source_includes', '_source_excludes'].find((name) => query[name] !== undefined);
+    if (source) throw notSupported(`[${source}] on _bulk (the updated source in update results)`);
     const lines = await ndjsonBody(c);
     const ops = parseBulk(lines, c.req.param('index'), queryOf(c).routing);
     const items = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
@@ -60,9 +72,11 @@ export function parseBulk(lines: NdjsonLine[], defaultIndex?: string, defaultRou
     if (!isObject(source)) throw badRequest('mapper_parsing_exception', `failed to parse, document is empty or not an object (line [${i + 1}])`);
     if (action === 'update') {
       if (id === undefined) problems.push('id is missing');
-      const { doc, upsert, doc_as_upsert: docAsUpsert, ...rest } = source;
-      const unknown = Object.keys(rest).filter((k) => k !== 'detect_noop');
-      if (unknown.length) throw illegalArgument(`[update] deeppage supports [doc], [upsert] and [doc_as_upsert], not [${unknown[0]}]`);
+      const { doc, upsert, doc_as_upsert: docAsUpsert, detect_noop: detectNoop, ...rest } = source;
+      const unknown = Object.keys(rest);
+      if (unknown.length) throw illegalArgument(`[update] deeppage supports [doc], [upsert], [doc_as_upsert] and [detect_noop], not [${unknown[0]}]`);
+      // An update that changes nothing is always a noop here (ES's default).
+      if (detectNoop === false) throw notSupported('[detect_noop=false] in a bulk update');
       if (doc !== undefined && !isObject(doc)) throw badRequest('parsing_exception', '[doc] must be an object');
       if (upsert !== undefined && !isObject(upsert)) throw badRequest('parsing_exception', '[upsert] must be an object');
       if (doc === undefined) problems.push('script or doc is missing');

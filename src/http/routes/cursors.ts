@@ -14,9 +14,10 @@ import { booleanParam, commaList, tokenName } from '../request-values.ts';
 import { send, sendSearch } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
+import { INDICES_OPTIONS_PARAMS, searchScope } from '../indices-options.ts';
 
-/** `preference` picks among copies of a shard; one node has one copy, so it changes nothing here. */
-const OPEN_PIT_PARAMS = new Set([...RESPONSE_PARAMS, 'keep_alive', 'routing', 'preference']);
+/** `preference` and the index options as a search reads them (indices-options.ts). */
+const OPEN_PIT_PARAMS = new Set([...RESPONSE_PARAMS, 'keep_alive', 'routing', 'preference', ...INDICES_OPTIONS_PARAMS]);
 const SCROLL_PARAMS = new Set([...RESPONSE_PARAMS, 'scroll', 'scroll_id', 'rest_total_hits_as_int']);
 const CLEAR_PARAMS = new Set([...RESPONSE_PARAMS, 'scroll_id']);
 
@@ -36,7 +37,7 @@ export function cursorRoutes(engine: Engine): Hono {
       const [key] = Object.keys(body);
       throw illegalArgument(key === 'index_filter' ? '[index_filter] is not supported by deeppage yet' : `request [${pathOf(c)}] does not support [${key}]`);
     }
-    return send(c, 200, engine.openPointInTime(index!, timeValueMs('keep_alive', query.keep_alive), query.routing));
+    return send(c, 200, engine.openPointInTime(index!, timeValueMs('keep_alive', query.keep_alive), query.routing, true, searchScope(query)));
   };
   app.post('/_pit', openPit);
   app.post('/:index/_pit', openPit);

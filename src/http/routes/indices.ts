@@ -2,16 +2,52 @@
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
-import { renderSettings } from '../../engine/settings.ts';
+import { STRICT_EXPAND_OPEN } from '../../engine/index-names.ts';
+import { flatSettings, renderSettings } from '../../engine/settings.ts';
+import { timeValueMs } from '../../engine/time-value.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
 import { jsonBody } from '../request-body.ts';
-import { booleanParam } from '../request-values.ts';
+import { booleanParam, notSupported } from '../request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { activeShardCount } from '../write-params.ts';
 import { VERSION } from '../version.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 
-/** `ignore_unavailable`, `allow_no_indices` and `expand_wildcards` are taken without effect, as in searches (README). */
-const FLUSH_PARAMS = new Set([...RESPONSE_PARAMS, 'force', 'wait_if_ongoing', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards']);
+type Params = Record<string, string | undefined>;
+
+/**
+ * `master_timeout`, `timeout` and `local` say how long to wait for, or whether to ask, the elected
+ * master and the other nodes: this node is the whole cluster and answers at once, so they are only
+ * checked (the README lists them).
+ */
+const MASTER_PARAMS = ['master_timeout', 'timeout', 'local'];
+const BROADCAST_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS]);
+const FLUSH_PARAMS = new Set([...BROADCAST_PARAMS, 'force', 'wait_if_ongoing']);
+/** Which caches `_cache/clear` drops; `fields` would name the fields whose caches go. */
+const CACHE_PARAMS = new Set([...BROADCAST_PARAMS, 'fielddata', 'query', 'request', 'fields', 'index']);
+const READ_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, ...MASTER_PARAMS, 'flat_settings', 'include_defaults', 'features']);
+const MAPPING_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, ...MASTER_PARAMS]);
+const PUT_SETTINGS_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, ...MASTER_PARAMS, 'flat_settings', 'preserve_existing', 'reopen']);
+const CREATE_PARAMS = new Set([...RESPONSE_PARAMS, ...MASTER_PARAMS, 'wait_for_active_shards']);
+const DELETE_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, ...MASTER_PARAMS]);
+
+/** Checks a request's parameter names, and the values of those every index API reads the same way. */
+function checkParams(c: Context, known: ReadonlySet<string>): Params {
+  const query = queryOf(c);
+  checkParamNames(query, pathOf(c), known);
+  for (const name of ['master_timeout', 'timeout']) if (query[name] !== undefined) timeValueMs(name, query[name]);
+  for (const name of ['local', 'flat_settings']) if (query[name] !== undefined) booleanParam(query[name]);
+  if (query.include_defaults !== undefined && booleanParam(query.include_defaults)) throw notSupported('[include_defaults=true]');
+  if (query.features !== undefined) throw notSupported('[features]');
+  return query;
+}
+
+/** `flat_settings=true`: `"index.number_of_shards": "1"` rather than nested objects. */
+const settingsShown = (query: Params, index: SearchIndex) => {
+  const settings = settingsOf(index);
+  return query.flat_settings !== undefined && booleanParam(query.flat_settings) ? flatSettings(settings) : settings;
+};
 
 export function indexRoutes(engine: Engine): Hono {
   const app = new Hono();
@@ -22,45 +58,65 @@ export function indexRoutes(engine: Engine): Hono {
     const copies = indices.reduce((n, i) => n + i.shards.length * (1 + i.settings.numberOfReplicas), 0);
     return { _shards: { total: copies, successful: primaries, failed: 0 } };
   };
-  app.on(['GET', 'POST'], '/_refresh', (c) => send(c, 200, broadcast(engine.refresh())));
-  app.on(['GET', 'POST'], '/:index/_refresh', (c) => send(c, 200, broadcast(engine.refresh(c.req.param('index')))));
+  const refresh = (c: Context) => send(c, 200, broadcast(engine.refresh(c.req.param('index'), indicesOptions(checkParams(c, BROADCAST_PARAMS)))));
+  app.on(['GET', 'POST'], '/_refresh', refresh);
+  app.on(['GET', 'POST'], '/:index/_refresh', refresh);
   /** `force` (ES's default false): flush shards without writes since their last commit point too; `wait_if_ongoing` (default true): else skip shards being flushed. */
   const flush = async (c: Context, expression?: string) => {
-    const query = queryOf(c);
-    checkParamNames(query, pathOf(c), FLUSH_PARAMS);
+    const query = checkParams(c, FLUSH_PARAMS);
     const force = query.force !== undefined && booleanParam(query.force);
     const waitIfOngoing = query.wait_if_ongoing === undefined || booleanParam(query.wait_if_ongoing);
-    return send(c, 200, broadcast(await engine.flush(expression, { force, waitIfOngoing })));
+    return send(c, 200, broadcast(await engine.flush(expression, { force, waitIfOngoing }, indicesOptions(query))));
   };
   app.on(['GET', 'POST'], '/_flush', (c) => flush(c));
   app.on(['GET', 'POST'], '/:index/_flush', (c) => flush(c, c.req.param('index')));
-  app.post('/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches())));
-  app.post('/:index/_cache/clear', (c) => send(c, 200, broadcast(engine.clearCaches(c.req.param('index')))));
+  /**
+   * Without flags every cache goes; with them, only those named. deeppage's caches (sorted runs,
+   * global ordinals) are ES's fielddata; it has no query or request cache, so those have nothing to drop.
+   */
+  const clearCache = (c: Context) => {
+    const query = checkParams(c, CACHE_PARAMS);
+    if (query.fields !== undefined) throw notSupported('[fields] on _cache/clear');
+    const expression = c.req.param('index') ?? query.index;
+    const flags = ['fielddata', 'query', 'request'].filter((name) => query[name] !== undefined && booleanParam(query[name]!));
+    const options = indicesOptions(query);
+    const targets = flags.length === 0 || flags.includes('fielddata') ? engine.clearCaches(expression, options) : engine.resolve(expression, options);
+    return send(c, 200, broadcast(targets));
+  };
+  app.post('/_cache/clear', clearCache);
+  app.post('/:index/_cache/clear', clearCache);
 
   app.get('/:index/_mapping', (c) => {
-    const indices = engine.resolve(c.req.param('index'));
+    const indices = engine.resolve(c.req.param('index'), indicesOptions(checkParams(c, MAPPING_PARAMS)));
     return send(c, 200, Object.fromEntries(indices.map((i) => [i.name, { mappings: i.mappings.toJSON() }])));
   });
 
   app.get('/:index/_settings', (c) => {
-    const indices = engine.resolve(c.req.param('index'));
-    return send(c, 200, Object.fromEntries(indices.map((i) => [i.name, { settings: settingsOf(i) }])));
+    const query = checkParams(c, READ_PARAMS);
+    const indices = engine.resolve(c.req.param('index'), indicesOptions(query));
+    return send(c, 200, Object.fromEntries(indices.map((i) => [i.name, { settings: settingsShown(query, i) }])));
   });
   app.put('/:index/_settings', async (c) => {
-    await engine.updateSettings(c.req.param('index'), await jsonBody(c));
+    const query = checkParams(c, PUT_SETTINGS_PARAMS);
+    for (const name of ['preserve_existing', 'reopen']) if (query[name] !== undefined && booleanParam(query[name]!)) throw notSupported(`[${name}=true]`);
+    // ES resolves the targets of a settings update without allowing an empty match.
+    await engine.updateSettings(c.req.param('index'), await jsonBody(c), indicesOptions(query, { ...STRICT_EXPAND_OPEN, allowNoIndices: false }));
     return send(c, 200, { acknowledged: true });
   });
 
   app.put('/:index', async (c) => {
+    const query = checkParams(c, CREATE_PARAMS);
+    if (query.wait_for_active_shards !== undefined) activeShardCount(query.wait_for_active_shards);
     const index = await engine.createIndex(c.req.param('index'), (await jsonBody(c)) ?? {});
     return send(c, 200, { acknowledged: true, shards_acknowledged: true, index: index.name });
   });
   app.get('/:index', (c) => {
-    const indices = engine.resolve(c.req.param('index'));
-    return send(c, 200, Object.fromEntries(indices.map((i) => [i.name, { aliases: {}, mappings: i.mappings.toJSON(), settings: settingsOf(i) }])));
+    const query = checkParams(c, READ_PARAMS);
+    const indices = engine.resolve(c.req.param('index'), indicesOptions(query));
+    return send(c, 200, Object.fromEntries(indices.map((i) => [i.name, { aliases: {}, mappings: i.mappings.toJSON(), settings: settingsShown(query, i) }])));
   });
   app.delete('/:index', async (c) => {
-    await engine.deleteIndices(c.req.param('index'));
+    await engine.deleteIndices(c.req.param('index'), indicesOptions(checkParams(c, DELETE_PARAMS)));
     return send(c, 200, { acknowledged: true });
   });
   return app;

@@ -8,14 +8,17 @@ import type { Engine } from '../../engine/engine.ts';
 import { checkReindex, describeReindex, reindex, reindexStatus, type ReindexResponse } from '../../engine/reindex/reindex.ts';
 import { parseReindexRequest } from '../reindex-params.ts';
 import { jsonBody } from '../request-body.ts';
-import { booleanParam } from '../request-values.ts';
+import { booleanParam, notSupported } from '../request-values.ts';
+import { timeValueMs } from '../../engine/time-value.ts';
+import { activeShardCount } from '../write-params.ts';
 import { send } from '../respond.ts';
 import { checkParamNames } from '../search-params.ts';
 import { queryOf } from '../request-uri.ts';
 
 /**
- * `timeout`, `wait_for_active_shards` and `require_alias` concern copies, shards becoming ready and
- * aliases, none of which one deeppage node has: they change nothing here.
+ * `timeout`, `wait_for_active_shards` and `require_alias` are checked as a write's are
+ * (write-params.ts): a timeout and one active copy change nothing on one node; more copies, or a
+ * destination that must be an alias, are refused.
  */
 const PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'require_alias', 'scroll', 'slices', 'max_docs', 'conflicts']);
 
@@ -26,6 +29,9 @@ export function reindexRoutes(engine: Engine): Hono {
   app.post('/_reindex', async (c) => {
     const query = queryOf(c);
     checkParamNames(query, '/_reindex', PARAMS);
+    if (query.timeout !== undefined) timeValueMs('timeout', query.timeout);
+    if (query.wait_for_active_shards !== undefined) activeShardCount(query.wait_for_active_shards);
+    if (query.require_alias !== undefined && booleanParam(query.require_alias)) throw notSupported('[require_alias=true]');
     const request = parseReindexRequest(query, await jsonBody(c));
     checkReindex(engine, request);
     const wait = query.wait_for_completion === undefined || booleanParam(query.wait_for_completion);

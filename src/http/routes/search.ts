@@ -8,6 +8,7 @@ import { send, sendSearch } from '../respond.ts';
 import { checkParamNames, parseSearchRequest } from '../search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { floatParam } from '../request-values.ts';
+import { searchScope } from '../indices-options.ts';
 
 /** The URI parameters of a `q=` query, which `_count` takes as `_search` does. */
 const QUERY_PARAMS = ['q', 'df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
@@ -21,7 +22,7 @@ export function searchRoutes(engine: Engine): Hono {
   const search = async (c: Context) => {
     const index = c.req.param('index');
     const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), pathOf(c), index !== undefined);
-    return sendSearch(c, engine.search(index, request, queryOf(c).routing));
+    return sendSearch(c, engine.search(index, request, queryOf(c).routing, searchScope(queryOf(c))));
   };
   app.on(['GET', 'POST'], '/_search', search);
   app.on(['GET', 'POST'], '/:index/_search', search);
@@ -36,7 +37,7 @@ export function searchRoutes(engine: Engine): Hono {
     const params = queryOf(c);
     const { query } = parseSearchRequest(Object.fromEntries(QUERY_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]])), body ?? {}, pathOf(c));
     const minScore = params.min_score === undefined ? undefined : floatParam('min_score', params.min_score);
-    const { count, shards } = engine.count(c.req.param('index'), query, params.routing, minScore);
+    const { count, shards } = engine.count(c.req.param('index'), query, params.routing, minScore, searchScope(queryOf(c)));
     return send(c, 200, { count, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } });
   };
   app.on(['GET', 'POST'], '/_count', count);

@@ -8,11 +8,16 @@ import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
+import type { ShardSnapshot } from '../../engine/shard.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
+import { clusterLevel } from '../request-values.ts';
 import { send } from '../respond.ts';
-import { checkParamNames } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 
-const PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path']);
+const PARAMS = new Set(RESPONSE_PARAMS);
+/** `level`: `cluster` (`_all` only), `indices` (the default) or `shards` (each index's shards too). */
+const INDEX_STATS_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, 'level']);
 
 
 export function statsRoutes(engine: Engine, clusterName: string): Hono {
@@ -49,21 +54,39 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
   app.get('/_nodes/:node/stats', nodeStats);
 
   const indexStats = (c: Context) => {
-    checkParamNames(queryOf(c), pathOf(c), PARAMS);
-    const expression = c.req.param('index');
-    const indices = engine.resolve(expression);
+    const query = queryOf(c);
+    checkParamNames(query, pathOf(c), INDEX_STATS_PARAMS);
+    const level = clusterLevel(query.level, 'indices');
+    const indices = engine.resolve(c.req.param('index'), indicesOptions(query));
     const section = (list: SearchIndex[]) => {
       const stats = { docs: docs(list), search: engine.cursors.stats(list), sorted_runs: runs(c, engine.runsHeld(list)) };
       return { primaries: stats, total: stats };
     };
+    /** A shard's own figures, as `level=shards` lists them under its one copy. */
+    const shardStats = (shard: ShardSnapshot) => ({
+      routing: { state: 'STARTED', primary: true, node: NODE_ID, relocating_node: null },
+      docs: shardDocs(shard),
+      sorted_runs: runs(c, engine.runs.held(shard.segments.map((live) => live.segment))),
+    });
     const primaries = indices.reduce((n, i) => n + i.shards.length, 0);
     const copies = indices.reduce((n, i) => n + i.shards.length * (1 + i.settings.numberOfReplicas), 0);
     return send(c, 200, {
       _shards: { total: copies, successful: primaries, failed: 0 },
       _all: indices.length > 0 ? section(indices) : { primaries: {}, total: {} },
-      indices: Object.fromEntries(
-        indices.map((i) => [i.name, { uuid: i.uuid, health: i.settings.numberOfReplicas > 0 ? 'yellow' : 'green', status: 'open', ...section([i]) }]),
-      ),
+      ...(level !== 'cluster' && {
+        indices: Object.fromEntries(
+          indices.map((i) => [
+            i.name,
+            {
+              uuid: i.uuid,
+              health: i.settings.numberOfReplicas > 0 ? 'yellow' : 'green',
+              status: 'open',
+              ...section([i]),
+              ...(level === 'shards' && { shards: Object.fromEntries(i.snapshot().shards.map((shard) => [String(shard.shard), [shardStats(shard)]])) }),
+            },
+          ]),
+        ),
+      }),
     });
   };
   app.get('/_stats', indexStats);
@@ -76,11 +99,19 @@ function docs(indices: readonly SearchIndex[]): { count: number; deleted: number
   let count = 0, deleted = 0;
   for (const index of indices) {
     for (const shard of index.snapshot().shards) {
-      for (const live of shard.segments) {
-        count += live.segment.count - live.deletedCount;
-        deleted += live.deletedCount;
-      }
+      const figures = shardDocs(shard);
+      count += figures.count;
+      deleted += figures.deleted;
     }
+  }
+  return { count, deleted };
+}
+
+function shardDocs(shard: ShardSnapshot): { count: number; deleted: number } {
+  let count = 0, deleted = 0;
+  for (const live of shard.segments) {
+    count += live.segment.count - live.deletedCount;
+    deleted += live.deletedCount;
   }
   return { count, deleted };
 }
