@@ -7,6 +7,7 @@ import { WasmKernels, wasmModule } from '../core/index.ts';
 import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
 import { checkIndexName, resolveExpression, type IndicesOptions } from './index-names.ts';
+import { MemoryBreaker } from './breakers/memory-breaker.ts';
 import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
@@ -71,10 +72,13 @@ export class Engine {
   readonly #writes: WriteBatches;
 
   readonly settings: NodeSettings;
+  /** Elasticsearch's parent circuit breaker: work refused (429) rather than the heap run out. */
+  readonly breaker: MemoryBreaker;
 
   private constructor(readonly store: DocStore, options: EngineOptions) {
     const settings = (this.settings = { ...parseNodeSettings(), ...options.settings });
     this.sources = new Sources(store);
+    this.breaker = new MemoryBreaker(settings.breakerTotalLimitBytes);
     this.tasks = new TaskManager(NODE_ID, {
       load: () => store.tasks() as [number, TaskRecord][],
       save: (id, record) => store.putTask(id, record),

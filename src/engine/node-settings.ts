@@ -3,6 +3,7 @@
  * command line, as `bin/elasticsearch -E` takes them). Unknown names are refused, not ignored.
  */
 import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { illegalArgument } from './errors.ts';
 import { timeValueMs } from './time-value.ts';
 
@@ -19,13 +20,15 @@ export interface NodeSettings {
   reindexRemoteWhitelist: string[];
   /** `http.max_content_length`: the largest request body, in bytes (ES: 100mb). */
   httpMaxContentLength: number;
+  /** `indices.breaker.total.limit`: the parent circuit breaker's limit on the heap in use, in bytes (ES: 95% of the heap). */
+  breakerTotalLimitBytes: number;
   /** `xpack.security.enabled`; unset, it follows from the host and the credentials (src/http/auth/security-mode.ts). */
   securityEnabled?: boolean;
   /** `xpack.security.authc.file.path`: the credentials file (src/http/auth/credentials.ts). */
   credentialsFile?: string;
 }
 
-export const DEFAULT_NODE_SETTINGS: Omit<NodeSettings, 'sortedRunsCacheBytes'> = {
+export const DEFAULT_NODE_SETTINGS: Omit<NodeSettings, 'sortedRunsCacheBytes' | 'breakerTotalLimitBytes'> = {
   maxKeepAliveMs: 24 * 3_600_000,
   maxOpenScrollContexts: 500,
   maxOpenPitContexts: 300,
@@ -39,7 +42,11 @@ export const MAX_RUNS_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_RUNS_CACHE_SIZE = '10%';
 
 export function parseNodeSettings(given: Record<string, string> = {}): NodeSettings {
-  const settings: NodeSettings = { sortedRunsCacheBytes: memorySize('indices.sorted_runs.cache.size', DEFAULT_RUNS_CACHE_SIZE), ...DEFAULT_NODE_SETTINGS };
+  const settings: NodeSettings = {
+    sortedRunsCacheBytes: memorySize('indices.sorted_runs.cache.size', DEFAULT_RUNS_CACHE_SIZE),
+    breakerTotalLimitBytes: heapSize('indices.breaker.total.limit', DEFAULT_BREAKER_TOTAL_LIMIT),
+    ...DEFAULT_NODE_SETTINGS,
+  };
   for (const [name, value] of Object.entries(given)) {
     switch (name) {
       case 'indices.sorted_runs.cache.size':
@@ -57,6 +64,12 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
       case 'http.max_content_length':
         settings.httpMaxContentLength = byteSize(name, value);
         if (settings.httpMaxContentLength > 2 ** 31 - 1) throw illegalArgument(`failed to parse value [${value}] for setting [${name}], must be <= [2147483647b]`);
+        break;
+      case 'indices.breaker.total.limit':
+        settings.breakerTotalLimitBytes = heapSize(name, value);
+        break;
+      case 'indices.breaker.total.use_real_memory':
+        if (boolean(value) !== true) throw illegalArgument(`[${name}] set to [false] is not supported by deeppage: its parent breaker accounts the heap in use`);
         break;
       case 'reindex.remote.whitelist':
         settings.reindexRemoteWhitelist = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -99,6 +112,18 @@ export function memorySize(name: string, value: string): number {
     bytes = Math.floor((totalmem() * share) / 100);
   } else bytes = byteSize(name, value);
   return Math.min(bytes, MAX_RUNS_BYTES);
+}
+
+/** The parent breaker's default with real-memory accounting, as ES's. */
+export const DEFAULT_BREAKER_TOTAL_LIMIT = '95%';
+
+/** ES's breaker limit: a byte size, or a percentage of the heap's limit (V8's, as ES's is the JVM's). */
+function heapSize(name: string, value: string): number {
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
+  if (!percent) return byteSize(name, value);
+  const share = Number(percent[1]);
+  if (share > 100) throw illegalArgument(`failed to parse [${name}] setting: percentage should be in [0-100], got [${value}]`);
+  return Math.floor((getHeapStatistics().heap_size_limit * share) / 100);
 }
 
 /** ES's byte size: a number with a unit (`512mb`, `1gb`), or 0 without one. */

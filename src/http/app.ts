@@ -56,7 +56,14 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
     // `.` and `..` segments are seen only in the target as sent: the URL routed on has them resolved away.
     const dots = incoming?.url && dotSegmentError(incoming.url, c.req.method);
     if (dots) return Promise.resolve(sendError(c, dots));
-    return next();
+    // The body counts against the parent breaker from now until the answer is made.
+    let release: () => void;
+    try {
+      release = engine.breaker.reserveInFlight(length === undefined ? 0 : Number(length) || 0);
+    } catch (error) {
+      return Promise.resolve(sendError(c, toEsError(error)));
+    }
+    return next().finally(release);
   });
 
   // Underscore endpoints go first, so that `/_search` is never taken for an index named `_search`.

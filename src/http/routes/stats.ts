@@ -40,6 +40,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
         [NODE_ID]: {
           timestamp: Date.now(),
           ...describeNode(),
+          breakers: engine.breaker.stats(),
           indices: {
             docs: docs(indices),
             search: engine.cursors.stats(),
