@@ -139,10 +139,7 @@ function precedingIn(r: u32, lo: u32, hi: u32, pImg: i64, pRun: u32, pPos: u32):
   const dir = dirMask(0), miss = missingImage(0);
   while (lo < hi) {
     const mid = lo + ((hi - lo) >> 1);
-    let v = load<f64>(column + ((<usize>mid) << 3));
-    if (map != 0 && v == v) v = load<f64>(map + ((<usize><u32>v) << 3));
-    if (offset != 0) v += offset;
-    const img = imageOf(v, dir, miss);
+    const img = slotImage(column, map, offset, dir, miss, mid);
     const before = img != pImg ? img < pImg : runTailBefore(r, mid, pRun, pPos);
     if (before) lo = mid + 1;
     else hi = mid;
@@ -168,7 +165,7 @@ function tieRound(runs: u32, rank: u32, lo: usize, hi: usize, fs: usize, ps: usi
     const l = u32At(lo, r), h = u32At(hi, r);
     const f = searchBound(r, l, h, pImg, false);
     // Without ties G holds at most one entry of a run: one probe finds its end.
-    const p = f < h && entryImage(r, f) == pImg ? searchBound(r, f + 1, h, pImg, true) : f;
+    const p = f < h && runImage(r, 0, f) == pImg ? searchBound(r, f + 1, h, pImg, true) : f;
     setU32(fs, r, f);
     setU32(ps, r, p);
     sumF += f;
@@ -192,9 +189,12 @@ function tieRound(runs: u32, rank: u32, lo: usize, hi: usize, fs: usize, ps: usi
   return true;
 }
 
-/** The image of key 0 at position p of run r (runImage, for one key). */
-@inline function entryImage(r: u32, p: u32): i64 {
-  return runImage(r, 0, p);
+/** Key 0's image at position p, from the run's slot read once by the caller (runValue's rule, hoisted out of a loop). */
+@inline function slotImage(column: usize, map: usize, offset: f64, dir: i64, miss: i64, p: u32): i64 {
+  let v = load<f64>(column + ((<usize>p) << 3));
+  if (map != 0 && v == v) v = load<f64>(map + ((<usize><u32>v) << 3));
+  if (offset != 0) v += offset;
+  return imageOf(v, dir, miss);
 }
 
 /** The first position in [lo, hi) of run r whose image is not below `pImg` (`through`: above it); hi if none. */
@@ -204,10 +204,7 @@ function searchBound(r: u32, lo: u32, hi: u32, pImg: i64, through: bool): u32 {
   const dir = dirMask(0), miss = missingImage(0);
   while (lo < hi) {
     const mid = lo + ((hi - lo) >> 1);
-    let v = load<f64>(column + ((<usize>mid) << 3));
-    if (map != 0 && v == v) v = load<f64>(map + ((<usize><u32>v) << 3));
-    if (offset != 0) v += offset;
-    const img = imageOf(v, dir, miss);
+    const img = slotImage(column, map, offset, dir, miss, mid);
     if (through ? img <= pImg : img < pImg) lo = mid + 1;
     else hi = mid;
   }
