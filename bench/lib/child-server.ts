@@ -20,8 +20,10 @@ export interface ChildServer {
   dataDir?: string;
   /** Logs `why` and, the first time only, the child's last lines of output. */
   report(why: string): void;
-  /** SIGTERM, wait for the exit (SIGKILL after STOP_MS), remove the data directory. Idempotent. */
-  stop(): Promise<void>;
+  /** Calls `listener` with each later line the child writes on stdout or stderr. */
+  onLine(listener: (line: string) => void): void;
+  /** SIGTERM, wait for the exit (SIGKILL after STOP_MS), remove the data directory; resolves with how it ended. Idempotent. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface ChildOptions {
@@ -29,6 +31,8 @@ export interface ChildOptions {
   /** The script, relative to the repository root; run with `node --import tsx`. */
   script: string;
   env: Record<string, string>;
+  /** Node flags before the script's (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
   /**
    * The child's data directory, passed as DEEPPAGE_DATA: `true` for a fresh temporary one (removed by
    * `stop`), or a path to start on (kept: a restart on the same data).
@@ -45,11 +49,12 @@ const TAIL_LINES = 40;
 const STOP_MS = 15_000;
 
 /** The real deeppage server on a free port and an empty temporary data directory. */
-export function startDeeppage(options: { seed: boolean; log(line: string): void; dataDir?: string }): Promise<ChildServer> {
+export function startDeeppage(options: { seed: boolean; log(line: string): void; dataDir?: string; nodeArgs?: string[] }): Promise<ChildServer> {
   return startChild({
     name: 'deeppage',
     script: 'src/server.ts',
     env: { DEEPPAGE_SEED: String(options.seed) },
+    nodeArgs: options.nodeArgs,
     dataDir: options.dataDir ?? true,
     // Seeding the cities takes about 5 s here; leave room for a slow machine.
     startMs: 180_000,
@@ -80,7 +85,7 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
   const dataDir = typeof options.dataDir === 'string' ? options.dataDir : owned ? mkdtempSync(join(tmpdir(), `deeppage.bench-${options.name}-`)) : undefined;
   // As `npm start` runs the server (package.json): a 64 MB young generation, since a page of 10,000
   // hits makes many short-lived objects; every child gets it, the hello-world ceiling too.
-  const proc = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', options.script], {
+  const proc = spawn(process.execPath, ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...(dataDir && { DEEPPAGE_DATA: dataDir }), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -98,7 +103,7 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
     options.log(shown ? `${why} (its output is above)` : `${why}; its last lines of output:\n${tail.text()}`);
     shown = true;
   };
-  let stopped: Promise<void> | undefined;
+  let stopped: ReturnType<ChildServer['stop']> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
       const running = proc.exitCode === null && proc.signalCode === null;
@@ -113,11 +118,12 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
         rmSync(dataDir, { recursive: true, force: true });
         liveDirs.delete(dataDir);
       }
+      return { code, signal };
     })());
 
   try {
     const url = await listeningUrl(proc, tail, exited, options.startMs);
-    return { name: options.name, url, pid: proc.pid!, dataDir, report, stop };
+    return { name: options.name, url, pid: proc.pid!, dataDir, report, onLine: tail.onLine, stop };
   } catch (error) {
     report(`${options.name} did not start: ${(error as Error).message}`);
     await stop();

@@ -11,7 +11,8 @@
  * ({@link DocStore.sourcesBetween}). A data directory from before this layout (MessagePack values in
  * `docs`) is converted once when opened.
  *
- * Reads are synchronous (the file is memory-mapped); every write resolves only once flushed to disk.
+ * Reads are synchronous (the file is memory-mapped); every write resolves only once flushed to disk,
+ * or rejects with a {@link StorageError} (src/store/storage-error.ts) and leaves nothing of it stored.
  *
  * @example
  * const store = DocStore.open('/var/lib/deeppage');
@@ -20,6 +21,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { quietCommitFailures, storageError, StorageError } from './storage-error.ts';
 
 export interface StoredDoc {
   id: string;
@@ -68,7 +70,12 @@ export interface ShardCommit {
 const indexRange = (uuid: string) => ({ start: [uuid], end: [uuid, Infinity] });
 
 export class DocStore {
+  /** Settles at the next commit storage refuses (a new one then waits for the one after): see {@link durable}. */
+  #nextFailure = signal();
+
   private constructor(
+    /** The data directory (whose file system's free space tells a full disk from other I/O errors). */
+    private readonly dir: string,
     private readonly root: RootDatabase,
     private readonly meta: Database<IndexMeta, string>,
     private readonly docs: Database<Buffer, DocKey>,
@@ -84,10 +91,14 @@ export class DocStore {
     mkdirSync(dir, { recursive: true });
     // lmdb reads a path with an extension (`~/.deeppage`, `tmp.Xb3k`) as a file name; the data
     // directory is always a directory.
-    const root = open({ path: dir, noSubdir: false });
+    // Pages are written with write(2), never through the map (lmdb's WRITEMAP, off by default): a
+    // full disk is then an error from a commit, where through the map it would be a SIGBUS.
+    const root = open({ path: dir, noSubdir: false, useWritemap: false });
+    quietCommitFailures();
     const docs = root.openDB<Buffer, DocKey>({ name: 'sources', encoding: 'binary' });
     convertLegacyDocs(root, docs);
     return new DocStore(
+      dir,
       root,
       root.openDB<IndexMeta, string>({ name: 'meta' }),
       docs,
@@ -228,11 +239,45 @@ export class DocStore {
   /**
    * Waits for the commit, then for the fsync: with `overlappingSync` (lmdb's default on Linux) a
    * write's promise resolves when committed and visible, which a crash can still undo.
+   *
+   * lmdb-js never settles the flush of a commit that failed, and `flushed` is the flush of the latest
+   * commit queued, perhaps a later one than this: if a commit fails meanwhile, this one (committed)
+   * is synced explicitly instead.
    */
   private async durable(pending: Promise<unknown>[]): Promise<void> {
-    await Promise.all(pending);
-    await this.root.flushed;
+    try {
+      await Promise.all(pending);
+    } catch (error) {
+      throw await this.#refused(error);
+    }
+    const failed = this.#nextFailure.settled;
+    if (await Promise.race([this.root.flushed.then(() => false), failed.then(() => true)])) await this.#sync();
   }
+
+  #refused(error: unknown): Promise<StorageError> {
+    const failed = this.#nextFailure;
+    this.#nextFailure = signal();
+    failed.settle();
+    // A new, empty commit, so that `flushed` and close() wait for it, not for the failed one's flush.
+    try {
+      this.root.transaction(() => {}).catch(() => {});
+    } catch {
+      // Closed meanwhile: nothing waits any more.
+    }
+    return storageError(error, this.dir);
+  }
+
+  /** fsync of the data file (lmdb-js's root `sync`, not in its typings). */
+  #sync(): Promise<void> {
+    const root = this.root as RootDatabase & { sync(done: (error?: Error) => void): void };
+    return new Promise((resolve, reject) => root.sync((error) => (error ? reject(new StorageError(error.message, false)) : resolve())));
+  }
+}
+
+function signal(): { settled: Promise<void>; settle: () => void } {
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  return { settled, settle };
 }
 
 /**
