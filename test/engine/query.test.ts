@@ -70,6 +70,16 @@ describe('queries against a plain reference', () => {
     expect(ids('a?b')).toEqual(['0', '1', '2']);
   });
 
+  it('matches many-star wildcard patterns in linear time (one regular expression per pattern once backtracked for minutes)', async () => {
+    await engine.createIndex('stars', { mappings: { properties: { code: { type: 'keyword' } } } });
+    await engine.write([{ action: 'index', index: 'stars', id: '1', source: { code: 'a'.repeat(60) } }], 'true');
+    const ids = (value: string) => engine.search('stars', searchRequest({ query: { kind: 'wildcard', field: 'code', value, caseInsensitive: true, boost: 1 } })).hits.hits.map((h) => h._id);
+    expect(ids(`${'*a'.repeat(30)}*b`)).toEqual([]);
+    expect(ids(`${'*A'.repeat(30)}*`)).toEqual(['1']);
+    expect(ids(`a${'?*'.repeat(29)}a`)).toEqual(['1']);
+    expect(ids(`a${'?*'.repeat(60)}a`)).toEqual([]);
+  });
+
   it("scores Elasticsearch's count/30_min_score documents as it does", async () => {
     await engine.createIndex('scores', { settings: { number_of_shards: 1 }, mappings: { properties: { field: { type: 'text' } } } });
     await engine.write(

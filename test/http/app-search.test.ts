@@ -262,6 +262,10 @@ describe('_source, indices and queries', () => {
 
   it('answers an empty result for a wildcard that matches nothing', async () => {
     expect((await search('/nothing*/_search')).body).toMatchObject({ _shards: { total: 0 }, hits: { total: { value: 0, relation: 'eq' }, max_score: null, hits: [] } });
+    // With no shard to check them, search_after and from are not refused (once a 500).
+    for (const body of [{ from: 1, search_after: [1] }, { from: 1, search_after: [1], query: { match: { title: 'book' } } }]) {
+      expect((await search('/nothing*/_search', body)).body).toMatchObject({ _shards: { total: 0 }, hits: { total: { value: 0, relation: 'eq' }, hits: [] } });
+    }
   });
 
   it('takes match_all and the query DSL, and refuses unknown query types with 400 parsing_exception', async () => {

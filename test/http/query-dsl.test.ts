@@ -22,6 +22,12 @@ describe('match_all and match_none', () => {
     expect(parse({ [kind]: { boost: 1.5 } })).toEqual({ kind, boost: 1.5 });
     expect(parse({ [kind]: { boost: '2' } })).toEqual({ kind, boost: 2 });
   });
+
+  it('refuses a field boost of a long run of digits and a letter at once (a regular expression once took minutes to)', () => {
+    const digits = `${'1'.repeat(200_000)}x`;
+    const [status, type, reason] = refusal(() => parse({ multi_match: { query: 'a', fields: [`title^${digits}`] } }));
+    expect([status, type, reason === `For input string: "${digits}"`]).toEqual([400, 'number_format_exception', true]);
+  });
 });
 
 describe('term', () => {

@@ -44,6 +44,11 @@ describe('from and size', () => {
     expect(refusal(() => parse({}, { from: value }))).toEqual([400, 'x_content_parse_exception', `[from] failed to parse field value [${shown}]`]);
   });
 
+  it('refuse a long run of digits with a letter at once (a regular expression once took minutes to)', () => {
+    const digits = `${'1'.repeat(200_000)}x`;
+    expect(refusal(() => parse({}, { size: digits }))).toEqual([400, 'x_content_parse_exception', `[size] failed to parse field value [${digits}]`]);
+  });
+
   it('refuse body values beyond int32 as Jackson does', () => {
     const tooBig = [400, 'input_coercion_exception', 'Numeric value (2147483648) out of range of int'];
     expect(refusal(() => parse({}, { size: 2147483648 }))).toEqual(tooBig);

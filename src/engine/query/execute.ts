@@ -7,7 +7,7 @@
  */
 import { analyze } from '../analysis/standard-analyzer.ts';
 import { EsError, illegalArgument } from '../errors.ts';
-import { escapeRegExp, globPattern } from '../patterns.ts';
+import { escapeRegExp, globPattern, starPattern } from '../patterns.ts';
 import { parseValue, type FieldMapping, type Mappings } from '../mapping.ts';
 import { forEachValue, type FieldColumn, type KeywordColumn } from '../segments/segment.ts';
 import { termNumber, type TextIndex } from '../segments/postings.ts';
@@ -323,16 +323,16 @@ function prefixTest(prefix: string, caseInsensitive: boolean): (term: string) =>
 
 /** `?` is one code point, `*` any run; everything else literal (a backslash escapes the next character). */
 function wildcardTest(pattern: string, caseInsensitive: boolean): (term: string) => boolean {
-  let source = '';
+  const parts = [''];
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
-    else if (c === '*') source += '.*';
-    else if (c === '?') source += '.';
-    else source += escapeRegExp(c);
+    if (c === '\\' && i + 1 < pattern.length) parts[parts.length - 1] += escapeRegExp(pattern[++i]);
+    else if (c === '*') parts.push('');
+    else if (c === '?') parts[parts.length - 1] += '.';
+    else parts[parts.length - 1] += escapeRegExp(c);
   }
-  const regex = new RegExp(`^${source}$`, caseInsensitive ? 'sui' : 'su');
-  return (term) => regex.test(term);
+  const glob = starPattern(parts, caseInsensitive ? 'sui' : 'su');
+  return (term) => glob.test(term);
 }
 
 function matchQuery(
@@ -440,20 +440,13 @@ function textStatistics(field: string, term: string, context: SegmentContext): T
 function keywordStatistics(field: string, term: string, context: SegmentContext): TermStatistics {
   let docFreq = 0, docCount = 0, sumTotalTermFreq = 0;
   for (const { segment } of context.shard) {
-    const column = segment.columns.get(field) as KeywordColumn | undefined;
-    if (column?.kind !== 'keyword') continue;
-    const at = lowerBound(column.terms, term);
-    const ord = column.terms[at] === term ? at : -1;
-    for (let doc = 0; doc < segment.count; doc++) {
-      let values = 0, has = false;
-      forEachValue(column, doc, (v) => {
-        values++;
-        has ||= v === ord;
-      });
-      if (values > 0) docCount++;
-      sumTotalTermFreq += values;
-      if (has) docFreq++;
-    }
+    const counts = segment.keywordCounts(field);
+    if (!counts) continue;
+    const { terms } = segment.columns.get(field) as KeywordColumn;
+    const at = lowerBound(terms, term);
+    if (terms[at] === term) docFreq += counts.docFreq[at];
+    docCount += counts.docCount;
+    sumTotalTermFreq += counts.valueCount;
   }
   return { docFreq, docCount, sumTotalTermFreq };
 }

@@ -124,10 +124,12 @@ function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; ma
 }
 
 /**
- * The `search_after` position; ES checks it on every shard, so a bad one fails them all. A query's
- * page reads the values itself (query-page.ts), so for it they are only checked (`read` false).
+ * The `search_after` position; ES checks it on every shard, so a bad one fails them all, and with
+ * no shards (a pattern that matches no index) nothing checks it. A query's page reads the values
+ * itself (query-page.ts), so for it they are only checked (`read` false).
  */
 function searchAfter(raw: readonly unknown[], plan: SortPlan, from: number, targets: readonly IndexSnapshot[], read: boolean): AfterKey | undefined {
+  if (targets.length === 0) return undefined;
   try {
     if (from > 0) throw badRequest('search_exception', '`from` parameter must be set to 0 when `search_after` is used.');
     if (read) return afterKey(plan, raw);

@@ -4,7 +4,7 @@
  * pattern naming an object keeps or drops all of it, and arrays are looked through (`a.b` applies to
  * every object in an array `a`).
  */
-import { globPattern } from '../patterns.ts';
+import { globPattern, type Glob } from '../patterns.ts';
 import { RawJson } from '../raw-json.ts';
 import type { SourceFilter } from './request.ts';
 
@@ -23,7 +23,7 @@ export function filterSource(source: Record<string, unknown>, filter: Exclude<So
 
 interface Pattern {
   /** Matches the path itself or anything under it. */
-  whole: RegExp;
+  whole: Glob;
   /** Whether something under `path` could still match. */
   below: (path: string) => boolean;
 }
@@ -34,8 +34,9 @@ interface Rules {
 }
 
 function compile(pattern: string): Pattern {
+  const glob = globPattern(pattern);
   return {
-    whole: globPattern(pattern, '(\\..*)?'),
+    whole: { test: (path) => glob.test(path) || [...path.matchAll(/\./g)].some(({ index }) => glob.test(path.slice(0, index))) },
     below: (path) => pattern.includes('*') || pattern.startsWith(`${path}.`),
   };
 }

@@ -86,9 +86,21 @@ export interface SegmentDoc {
   routing?: string;
 }
 
+/** A keyword field's counts over a segment (deleted documents included, as Lucene's statistics count them). */
+export interface KeywordCounts {
+  /** Documents with a value. */
+  docCount: number;
+  /** Values over all documents. */
+  valueCount: number;
+  /** `docFreq[ordinal]`: documents holding the term. */
+  docFreq: Uint32Array;
+}
+
 export class Segment {
   /** Lazily built sort columns (f64 views of keyword ordinals, positions), kept for the segment's life. */
   #sortColumns = new Map<string, Float64Array>();
+  /** Lazily counted keyword statistics, by field, kept for the segment's life. */
+  #keywordCounts = new Map<string, KeywordCounts>();
 
   constructor(
     readonly ids: IdColumn,
@@ -124,7 +136,11 @@ export class Segment {
 
   /** Positions 0..count-1 as f64: the `_doc` sort column within the segment. */
   positions(): Float64Array {
-    return this.#memo('#positions', () => Float64Array.from({ length: this.count }, (_, i) => i));
+    return this.#memo('#positions', () => {
+      const positions = new Float64Array(this.count);
+      for (let i = 0; i < positions.length; i++) positions[i] = i;
+      return positions;
+    });
   }
 
   /** A keyword field's segment-local ordinals as f64 (NaN where missing), for the sort kernels. */
@@ -133,8 +149,36 @@ export class Segment {
       const column = this.columns.get(field);
       if (column?.kind !== 'keyword') return new Float64Array(this.count).fill(NaN);
       const ords = mode === 'max' && column.max ? column.max : column.min;
-      return Float64Array.from(ords, (o) => (o < 0 ? NaN : o));
+      // A plain loop: `Float64Array.from` with a mapping function took 200 ms over 1M documents.
+      const keys = new Float64Array(ords.length);
+      for (let i = 0; i < ords.length; i++) keys[i] = ords[i] < 0 ? NaN : ords[i];
+      return keys;
     });
+  }
+
+  /**
+   * A keyword field's counts, one pass over the segment the first time: a term query's statistics
+   * then cost a lookup per segment, where counting them per query took up to 78 ms over the cities.
+   */
+  keywordCounts(field: string): KeywordCounts | undefined {
+    const column = this.columns.get(field);
+    if (column?.kind !== 'keyword') return undefined;
+    let counts = this.#keywordCounts.get(field);
+    if (!counts) {
+      const docFreq = new Uint32Array(column.terms.length);
+      let docCount = 0, valueCount = 0;
+      for (let doc = 0; doc < this.count; doc++) {
+        const before = valueCount;
+        // A document's values are distinct ordinals.
+        forEachValue(column, doc, (ord) => {
+          valueCount++;
+          docFreq[ord]++;
+        });
+        if (valueCount > before) docCount++;
+      }
+      this.#keywordCounts.set(field, (counts = { docCount, valueCount, docFreq }));
+    }
+    return counts;
   }
 
   #memo(key: string, build: () => Float64Array): Float64Array {
@@ -159,11 +203,16 @@ export class Segment {
       else columns.set(field, family === 'number' ? numberColumn(docs, field) : keywordColumn(docs, field));
     }
     const routings = new Map<number, string>();
-    docs.forEach((d, i) => d.routing !== undefined && routings.set(i, d.routing));
+    const seqs = new Float64Array(docs.length), versions = new Float64Array(docs.length);
+    docs.forEach((d, i) => {
+      if (d.routing !== undefined) routings.set(i, d.routing);
+      seqs[i] = d.seq;
+      versions[i] = d.version;
+    });
     return new Segment(
       IdColumn.build(docs.map((d) => d.id)),
-      Float64Array.from(docs, (d) => d.seq),
-      Float64Array.from(docs, (d) => d.version),
+      seqs,
+      versions,
       columns,
       routings,
       texts,

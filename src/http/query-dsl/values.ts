@@ -31,8 +31,8 @@ export function unreadable(query: string, option: string): EsError {
   return badRequest('x_content_parse_exception', `[${query}] failed to parse field [${option}]`);
 }
 
-/** What Java's `Float.parseFloat` reads, after its trim; `NaN`, `Infinity` and hex floats are left out. */
-const JAVA_FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?$/;
+/** What Java's `Float.parseFloat` reads, after its trim; `NaN`, `Infinity` and hex floats are left out (one way to match each, see request-values.ts). */
+const JAVA_FLOAT = /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?[fFdD]?$/;
 
 /** `Float.parseFloat`, with its `NumberFormatException` (a 400 `number_format_exception` in ES). */
 export function javaFloat(text: string): number {
