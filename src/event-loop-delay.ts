@@ -5,12 +5,16 @@
  * the start) as one line on stderr, then starts a new window:
  *
  *     kill -USR2 <pid>
- *     deeppage: event loop delay {"count":5987,"min_ms":10.01,"mean_ms":10.4,"p50_ms":10.1,"p99_ms":14.2,"max_ms":31.5,"window_ms":60012}
+ *     deeppage: event loop delay {"count":5987,"min_ms":10.01,"mean_ms":10.4,"p50_ms":10.1,"p99_ms":14.2,"max_ms":31.5,"window_ms":60012,"heap_used_mib":88.1,"heap_collected":false}
  *
  * Each sample is the time between two ticks of a 10 ms timer, so an idle loop reads 10 ms and a
- * callback that holds the loop for 50 ms reads 50 to 60 ms.
+ * callback that holds the loop for 50 ms reads 50 to 60 ms. `heap_used_mib` is V8's heap in use;
+ * when Node runs with `--expose-gc` (the load check starts it so) a full collection comes first,
+ * after the window's figures are taken and before the next window starts, so that it is the live
+ * heap: what a leak would make grow.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 
 export const RESOLUTION_MS = 10;
 /** What the line printed on SIGUSR2 starts with; the JSON follows it. */
@@ -26,6 +30,9 @@ export interface LoopDelay {
   max_ms: number;
   /** How long the window lasted. */
   window_ms: number;
+  heap_used_mib: number;
+  /** Whether a full collection ran before the heap was measured. */
+  heap_collected: boolean;
 }
 
 /** Starts sampling and answers SIGUSR2 with the window's figures on stderr. */
@@ -43,7 +50,11 @@ export function reportLoopDelayOnSignal(): void {
       p99_ms: ms(histogram.percentile(99)),
       max_ms: ms(histogram.max),
       window_ms: Math.round(performance.now() - since),
+      heap_used_mib: 0,
+      heap_collected: typeof globalThis.gc === 'function',
     };
+    globalThis.gc?.();
+    figures.heap_used_mib = Math.round(getHeapStatistics().used_heap_size / 2 ** 20 * 10) / 10;
     histogram.reset();
     since = performance.now();
     console.error(LOOP_DELAY_LINE + JSON.stringify(figures));

@@ -49,6 +49,8 @@ export interface EngineOptions {
   kernels?: WasmKernels;
   /** Wait before each background run build, in ms (run-cache.ts `SLICE_DELAY_MS` by default); tests shorten it. */
   backgroundDelayMs?: number;
+  /** The most sorted runs kept (run-cache.ts `MAX_RUNS` by default); tests lower it. */
+  maxSortedRuns?: number;
   /** When the background flushes shards (commits/flusher.ts defaults); tests shorten it. */
   flushPolicy?: FlushPolicy;
 }
@@ -85,7 +87,7 @@ export class Engine {
       remove: (id) => store.removeTask(id),
     });
     this.cursors = new Cursors(settings, { retain: (targets) => this.#pin(targets, 'retain'), release: (targets) => this.#pin(targets, 'release') });
-    this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs);
+    this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs, options.maxSortedRuns);
     this.#flusher = new Flusher(store, () => this.#indices.values(), (done) => this.#track(done), options.flushPolicy);
     this.#writes = new WriteBatches(store, this.sources, {
       // A delete never creates its index (ES skips deletes when auto-creating).

@@ -12,6 +12,7 @@ import type { SortClause } from './search/request.ts';
 import type { RunCache } from './search/runs/run-cache.ts';
 import { runSpec } from './search/runs/sorted-run.ts';
 import { planSort } from './search/sort/plan.ts';
+import { carryOrdinals } from './search/sort/keyword-key.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
 import type { Segment } from './segments/segment.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
@@ -359,7 +360,8 @@ export class SearchIndex {
   }
 
   #takeSnapshot(): IndexSnapshot {
-    return { index: this, shards: this.shards.map((s) => s.snapshot), cache: new Map() };
+    // Global ordinals are built from the last snapshot's: a refresh changes a segment or two.
+    return { index: this, shards: this.shards.map((s) => s.snapshot), cache: carryOrdinals(this.#snapshot?.cache) };
   }
 
   #result(id: string, location: DocLocation, result: WriteOutcome, status: number): WriteResult {

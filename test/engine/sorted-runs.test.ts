@@ -20,9 +20,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-function open(budget = 1 << 30, build: 'release' | 'debug' = 'release') {
+function open(budget = 1 << 30, build: 'release' | 'debug' = 'release', maxSortedRuns?: number) {
   const kernels = new WasmKernels(wasmModule(build));
-  const { engine, close } = tempEngine({ kernels, settings: { sortedRunsCacheBytes: budget } });
+  const { engine, close } = tempEngine({ kernels, settings: { sortedRunsCacheBytes: budget }, maxSortedRuns });
   cleanups.push(close);
   return { engine, kernels };
 }
@@ -110,6 +110,26 @@ describe('sorted runs', () => {
         expect(engine.search('r', searchRequest({ from: 900, size: 10, sort })).hits.hits.map((h) => h._id)).toEqual(pages[s]);
         const stats = engine.runStats();
         expect(stats.memory_size_in_bytes).toBeLessThanOrEqual(20_000);
+      });
+    }
+    expect(engine.runStats().evictions).toBeGreaterThan(0);
+    expect(kernels.inUse().blocks).toBe(expectedBlocks(engine));
+  });
+
+  it('keeps at most the most runs allowed, whatever their bytes, evicting the least recently used', async () => {
+    const { engine, kernels } = open(1 << 30, 'release', 6);
+    await engine.createIndex('r', { settings: { number_of_shards: 1, refresh_interval: -1, max_result_window: 100_000 }, mappings: MAPPINGS });
+    // Three segments, four sorts: twelve runs wanted, six allowed.
+    for (const [from, to] of [[0, 400], [400, 700], [700, 1000]]) {
+      await engine.write(docs(from, to));
+      engine.refresh('r');
+    }
+    const sorts: SortClause[][] = [byValue, byTag, [{ kind: 'field', field: 'v', order: 'asc', missing: '_first' }], [{ kind: 'doc', order: 'desc' }]];
+    const pages = sorts.map((sort) => engine.search('r', searchRequest({ from: 900, size: 10, sort, paging: 'top_k' })).hits.hits.map((h) => h._id));
+    for (let round = 0; round < 3; round++) {
+      sorts.forEach((sort, s) => {
+        expect(engine.search('r', searchRequest({ from: 900, size: 10, sort })).hits.hits.map((h) => h._id)).toEqual(pages[s]);
+        expect(engine.runStats().count).toBeLessThanOrEqual(6);
       });
     }
     expect(engine.runStats().evictions).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 /** Keyword term order: code point order, whichever way the distinct terms are sorted. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareTerms, sortedDistinct } from '../../src/engine/terms.ts';
+import { compareTerms, extendOrdinals, globalOrdinals, ordinalsBase, sortedDistinct } from '../../src/engine/terms.ts';
 
 /** Code point order stated once more, plainly: compare the arrays of code points. */
 function byCodePoints(a: string, b: string): number {
@@ -20,6 +20,39 @@ describe('sortedDistinct', () => {
         expect([...new Set(terms)].sort(compareTerms)).toEqual(expected);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('global ordinals', () => {
+  /** The union of the dictionaries, sorted, and each dictionary's terms found in it: the plain way. */
+  const reference = (dictionaries: string[][]) => {
+    const terms = [...new Set(dictionaries.flat())].sort(byCodePoints);
+    return { terms, maps: dictionaries.map((d) => Uint32Array.from(d, (term) => terms.indexOf(term))) };
+  };
+  const term = fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('ｚ', '😀', 'é', 'z', 'a', 'ab'));
+  const dictionary = fc.array(term, { maxLength: 30 }).map((terms) => sortedDistinct(terms));
+
+  it('merges sorted dictionaries into their union, each term mapped to its place', () => {
+    fc.assert(
+      fc.property(fc.array(dictionary, { maxLength: 12 }), (dictionaries) => {
+        expect(globalOrdinals(dictionaries)).toEqual(reference(dictionaries));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('built from an earlier build over some of the same dictionaries, is what a build from scratch gives', () => {
+    // Few new terms against many known ones, as after a refresh: the build extends the base rather than starting again.
+    const small = fc.array(term, { maxLength: 3 }).map((terms) => sortedDistinct(terms));
+    fc.assert(
+      fc.property(fc.array(dictionary, { minLength: 4, maxLength: 10 }), fc.array(small, { maxLength: 2 }), fc.array(fc.boolean(), { maxLength: 10 }), (before, added, kept) => {
+        const base = ordinalsBase(before, globalOrdinals(before));
+        // Some dictionaries stay (dropped ones may take terms no other holds), new ones come, in any order.
+        const now = [...added, ...before.filter((_, d) => kept[d] ?? true)].reverse();
+        expect(extendOrdinals(base, now)).toEqual(reference(now));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -63,6 +63,15 @@ export type RunMaker = (kernels: WasmKernels) => SortedRun;
 /** The most builds waiting at once: beyond it, a page answers by top-k and nothing more is queued. */
 export const MAX_PENDING_BUILDS = 1024;
 
+/**
+ * The most runs kept, whatever their bytes, as Lucene's query cache keeps at most 10,000 entries
+ * besides its byte budget: each run also holds JS objects the budget does not count, and a scored
+ * query's runs belong to their shard's snapshot, so every refresh leaves them unused. Without a
+ * cap they piled up until the byte budget (10% of memory) evicted them: in the load check, 70,000
+ * runs and 200 MB of heap in a minute.
+ */
+export const MAX_RUNS = 10_000;
+
 interface Pending {
   live: LiveSegment;
   key: string;
@@ -100,6 +109,8 @@ export class RunCache implements MapStore {
     public limitBytes: number,
     /** Wait before each background slice, in ms. */
     private readonly sliceDelayMs = SLICE_DELAY_MS,
+    /** The most runs kept ({@link MAX_RUNS}). */
+    private readonly maxRuns = MAX_RUNS,
   ) {}
 
   /** The run of `live`'s segment under `key`, made to match the snapshot's deletes; undefined if none is kept. */
@@ -242,16 +253,18 @@ export class RunCache implements MapStore {
     if (this.#queue.length === 0) for (const resolve of this.#idle.splice(0)) resolve();
   }
 
-  /** Evicts least recently used runs until the kept ones fit the budget; frees one-search runs. */
+  /** Evicts least recently used runs until the kept ones fit the budget and the count; frees one-search runs. */
   trim(): void {
     for (const run of this.#transient) run.free();
     this.#transient = [];
     for (const map of this.#transientMaps) map.free();
     this.#transientMaps = [];
-    if (this.#bytes <= this.limitBytes) return;
+    if (this.#bytes <= this.limitBytes && this.#lru.size <= this.maxRuns) return;
+    // Over the count, down to nine tenths of it at once: the sort is paid once per many new runs.
+    const count = this.#lru.size > this.maxRuns ? Math.floor(this.maxRuns * 0.9) : this.maxRuns;
     const oldestFirst = [...this.#lru].sort((a, b) => a[1].used - b[1].used);
     for (const [run] of oldestFirst) {
-      if (this.#bytes <= this.limitBytes) break;
+      if (this.#bytes <= this.limitBytes && this.#lru.size <= count) break;
       this.#forget(run);
       this.#counters.evictions++;
     }

@@ -9,7 +9,7 @@ import type { KeyOrder } from '../../../core/index.ts';
 import type { IndexSnapshot } from '../../search-index.ts';
 import type { KeywordColumn, Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard.ts';
-import { globalOrdinals, lowerBound, type GlobalOrdinals } from '../../terms.ts';
+import { extendOrdinals, globalOrdinals, lowerBound, ordinalsBase, type GlobalOrdinals, type OrdinalsBase } from '../../terms.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { afterTerm } from './after-value.ts';
@@ -69,10 +69,12 @@ export interface KeywordOrdinals {
 
 /**
  * Global ordinals of a keyword field over every segment of the search, kept with the snapshot when
- * the search has one target (the common case), since building them reads every term.
+ * the search has one target (the common case), since building them reads every term; and built
+ * from the ones an earlier snapshot of the index left ({@link carryOrdinals}), since a refresh
+ * changes a segment or two.
  */
 function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): KeywordOrdinals {
-  const cacheKey = `ordinals:${field}`;
+  const cacheKey = `ordinals:${field}`, baseKey = `ordinals-base:${field}`;
   if (targets.length === 1 && targets[0].cache.has(cacheKey)) return targets[0].cache.get(cacheKey) as KeywordOrdinals;
   const segments: { t: number; segment: Segment; column: KeywordColumn }[] = [];
   targets.forEach((target, t) => {
@@ -84,13 +86,26 @@ function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): Keyw
     }
   });
   const index = new Map(segments.map((s, d) => [s.segment, d]));
+  const dictionaries = segments.map((s) => s.column.terms);
+  const base = targets.length === 1 ? (targets[0].cache.get(baseKey) as OrdinalsBase | undefined) : undefined;
+  const ordinals = base ? extendOrdinals(base, dictionaries) : globalOrdinals(dictionaries);
   const result: KeywordOrdinals = {
-    ordinals: globalOrdinals(segments.map((s) => s.column.terms)),
+    ordinals,
     at: (t, segment) => {
       const d = index.get(segment);
       return d !== undefined && segments[d].t === t ? d : -1;
     },
   };
-  if (targets.length === 1) targets[0].cache.set(cacheKey, result);
+  if (targets.length === 1) {
+    targets[0].cache.set(cacheKey, result);
+    targets[0].cache.set(baseKey, ordinalsBase(dictionaries, ordinals));
+  }
   return result;
+}
+
+/** A new snapshot's cache, with what the index's last snapshot knew of global ordinals to build its own from. */
+export function carryOrdinals(previous: ReadonlyMap<string, unknown> | undefined): Map<string, unknown> {
+  const cache = new Map<string, unknown>();
+  for (const [key, value] of previous ?? []) if (key.startsWith('ordinals-base:')) cache.set(key, value);
+  return cache;
 }
