@@ -33,6 +33,8 @@ export interface ChildOptions {
   env: Record<string, string>;
   /** Node flags before the script's (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** The script's own arguments (deeppage's `-E name=value` settings). */
+  args?: string[];
   /**
    * The child's data directory, passed as DEEPPAGE_DATA: `true` for a fresh temporary one (removed by
    * `stop`), or a path to start on (kept: a restart on the same data).
@@ -49,12 +51,13 @@ const TAIL_LINES = 40;
 const STOP_MS = 15_000;
 
 /** The real deeppage server on a free port and an empty temporary data directory. */
-export function startDeeppage(options: { seed: boolean; log(line: string): void; dataDir?: string; nodeArgs?: string[] }): Promise<ChildServer> {
+export function startDeeppage(options: { seed: boolean; log(line: string): void; dataDir?: string; nodeArgs?: string[]; args?: string[] }): Promise<ChildServer> {
   return startChild({
     name: 'deeppage',
     script: 'src/server.ts',
     env: { DEEPPAGE_SEED: String(options.seed) },
     nodeArgs: options.nodeArgs,
+    args: options.args,
     dataDir: options.dataDir ?? true,
     // Seeding the cities takes about 5 s here; leave room for a slow machine.
     startMs: 180_000,
@@ -85,7 +88,7 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
   const dataDir = typeof options.dataDir === 'string' ? options.dataDir : owned ? mkdtempSync(join(tmpdir(), `deeppage.bench-${options.name}-`)) : undefined;
   // As `npm start` runs the server (package.json): a 64 MB young generation, since a page of 10,000
   // hits makes many short-lived objects; every child gets it, the hello-world ceiling too.
-  const proc = spawn(process.execPath, ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+  const proc = spawn(process.execPath, ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...(dataDir && { DEEPPAGE_DATA: dataDir }), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ const CHECKS: Record<string, () => Promise<{ main(args: string[]): Promise<numbe
   load: () => import('./load.ts'),
   crash: () => import('./crash.ts'),
   'disk-full': () => import('./disk-full.ts'),
+  hostile: () => import('./hostile.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);
