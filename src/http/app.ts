@@ -26,6 +26,7 @@ import { securityRoutes } from './routes/security.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { tasksRoutes } from './routes/tasks.ts';
 import { pathOf } from './request-uri.ts';
+import { Turns, TURNS } from './turns.ts';
 
 export interface AppOptions {
   engine: Engine;
@@ -36,11 +37,12 @@ export interface AppOptions {
   authenticator?: Authenticator;
 }
 
-/** What the app keeps per request: the body limit request-body.ts reads bodies under. */
-export type AppEnv = { Variables: { [BODY_LIMIT]: number } };
+/** What the app keeps per request: the body limit request-body.ts reads bodies under, and the turns it waits for. */
+export type AppEnv = { Variables: { [BODY_LIMIT]: number; [TURNS]: Turns } };
 
 export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterName = 'deeppage', authenticator }: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const turns = new Turns();
 
   // First, as ES authenticates a request once its headers are in: an unauthenticated client learns nothing else.
   if (authenticator) app.use(authentication(authenticator));
@@ -50,6 +52,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
     // the bytes of a chunked body as it reads them. (Read from Node's request: asking the web
     // Request for its body would build a full undici Request for every call, GETs included.)
     c.set(BODY_LIMIT, maxBodyBytes);
+    c.set(TURNS, turns);
     const incoming = incomingOf(c);
     const length = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
     if (length !== undefined && Number(length) > maxBodyBytes) return Promise.resolve(sendError(c, bodyTooLarge(maxBodyBytes)));
@@ -63,7 +66,11 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
     } catch (error) {
       return Promise.resolve(sendError(c, toEsError(error)));
     }
-    return next().finally(release);
+    // The request's work waits for its turn (turns.ts), and so does the work after its body is in (request-body.ts).
+    return turns
+      .take()
+      .then(next)
+      .finally(release);
   });
 
   // Underscore endpoints go first, so that `/_search` is never taken for an index named `_search`.

@@ -10,6 +10,7 @@ import { EsError } from '../engine/errors.ts';
 import { parseJsonBody, parseNdjson, type NdjsonLine } from './body.ts';
 import { bodyKind, unsupportedMediaType } from './media-type.ts';
 import { queryOf } from './request-uri.ts';
+import { TURNS, type Turns } from './turns.ts';
 
 /** The context variable holding the body limit in bytes (set by the app). */
 export const BODY_LIMIT = 'bodyLimit' as const;
@@ -42,6 +43,8 @@ async function bodyText(c: Context): Promise<string> {
     if (size > limit) throw bodyTooLarge(limit);
     chunks.push(chunk);
   }
+  // The work on the body waits for a turn of its own, as the request's first part did.
+  await (c.get(TURNS) as Turns | undefined)?.take();
   return DECODER.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
 }
 

@@ -1,0 +1,58 @@
+/**
+ * Request work in turns: each request's work starts in a turn of its own, one per turn of the
+ * event loop, first come first served.
+ *
+ * Node runs every callback that is ready in one pass of the loop: under load a pass read a hundred
+ * requests off their sockets and ran each to its answer before a timer could fire, and the loop
+ * was held 160 ms by requests of 2 ms each. Elasticsearch never runs a search on the thread that
+ * reads the network; it queues it for the search pool. Here the queue is this one: a request waits
+ * for its turn (a `setImmediate`), so that between two requests the loop reads sockets, writes
+ * answers and runs timers (refreshes, flushes, cursor expiry), and it is held for as long as one
+ * request's work, not a hundred.
+ *
+ * @example
+ * const turns = new Turns();
+ * await turns.take(); // the request's synchronous work runs from here to its next await
+ */
+/** The context variable holding the app's turns (request-body.ts takes one once a body is in). */
+export const TURNS = 'turns' as const;
+
+export class Turns {
+  readonly #waiting: (() => void)[] = [];
+  #next = 0;
+  #scheduled = false;
+
+  /** Resolves at the request's turn: the work that follows runs before the loop moves on. */
+  take(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#waiting.push(resolve);
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(this.#turn);
+      }
+    });
+  }
+
+  /** Requests waiting for a turn. */
+  get waiting(): number {
+    return this.#waiting.length - this.#next;
+  }
+
+  readonly #turn = () => {
+    const resolve = this.#waiting[this.#next++];
+    if (this.#next === this.#waiting.length) {
+      this.#waiting.length = 0;
+      this.#next = 0;
+      this.#scheduled = false;
+    } else {
+      // Scheduled from within a turn, the next one runs in the loop's next pass.
+      setImmediate(this.#turn);
+      if (this.#next >= 1024 && this.#next * 2 >= this.#waiting.length) {
+        // Drop the served part of a long queue now and then, rather than shifting at every turn.
+        this.#waiting.splice(0, this.#next);
+        this.#next = 0;
+      }
+    }
+    resolve();
+  };
+}
