@@ -62,6 +62,8 @@ export class SearchIndex {
   #timer: NodeJS.Timeout | undefined;
   /** Deleted or shut down: a write still committing must not seal segments nobody will drop. */
   #closed = false;
+  /** A periodic refresh is going through the shards ({@link #refreshInPasses}). */
+  #refreshing = false;
   /** `refresh=wait_for` writers: the shards each still waits for. */
   #refreshWaiters: { shards: Set<number>; resolve: () => void }[] = [];
   /** The mappings with the dynamic fields of planned writes, while some are not yet durable. */
@@ -273,17 +275,54 @@ export class SearchIndex {
   /** Makes all writes so far visible to searches (the given shards only, if any); nothing once the index is closed. */
   refresh(shards: Iterable<number> = this.shards.keys()): void {
     if (this.#closed) return;
-    let changed = false;
     const refreshed = [...shards];
     // Only index sorting needs to know which segments are new.
     const before = this.settings.sort ? new Set(this.segments()) : undefined;
-    for (const n of refreshed) {
-      const shard = this.shards[n];
-      if (!shard.dirty) continue;
-      shard.refresh();
-      this.sources.published(this.uuid, n, shard.snapshot.generation);
-      changed = true;
-    }
+    let changed = false;
+    for (const n of refreshed) changed = this.#refreshShard(n) || changed;
+    this.#published(refreshed, changed, before);
+  }
+
+  /**
+   * The periodic refresh: one shard per pass of the event loop (each seals its new documents into
+   * a segment and may merge two, some milliseconds of work), then the index's new snapshot for all
+   * of them at once. Refreshing five shards in one callback held the loop 70 ms under load.
+   */
+  #refreshInPasses(): void {
+    if (this.#refreshing) return;
+    this.#refreshing = true;
+    const shards = [...this.shards.keys()];
+    const before = this.settings.sort ? new Set(this.segments()) : undefined;
+    let changed = false;
+    const pass = (at: number) => {
+      if (this.#closed) {
+        this.#refreshing = false;
+        return;
+      }
+      try {
+        if (at < shards.length) changed = this.#refreshShard(shards[at]) || changed;
+        else this.#published(shards, changed, before);
+      } catch (e) {
+        // A failed periodic refresh must not take the node down; the next tick retries.
+        console.error(`deeppage: refresh of [${this.name}] failed`, e);
+      }
+      if (at < shards.length) setImmediate(pass, at + 1);
+      else this.#refreshing = false;
+    };
+    pass(0);
+  }
+
+  /** Seals a shard's new writes into its published snapshot; whether it had any. */
+  #refreshShard(n: number): boolean {
+    const shard = this.shards[n];
+    if (!shard.dirty) return false;
+    shard.refresh();
+    this.sources.published(this.uuid, n, shard.snapshot.generation);
+    return true;
+  }
+
+  /** After shards refreshed: the index's snapshot for searches, runs for index sorting, and `wait_for` writers told. */
+  #published(refreshed: readonly number[], changed: boolean, before: Set<Segment> | undefined): void {
     if (changed) {
       this.#snapshot = this.#takeSnapshot();
       if (before) this.#sortNewSegments(before);
@@ -348,14 +387,7 @@ export class SearchIndex {
     if (this.settings.refreshIntervalMs < 0) return;
     // Node clamps longer timers to 1 ms; a refresh every 24.8 days is as good as never.
     const every = Math.min(this.settings.refreshIntervalMs, 2 ** 31 - 1);
-    this.#timer = setInterval(() => {
-      try {
-        this.refresh();
-      } catch (e) {
-        // A failed periodic refresh must not take the node down; the next tick retries.
-        console.error(`deeppage: refresh of [${this.name}] failed`, e);
-      }
-    }, every);
+    this.#timer = setInterval(() => this.#refreshInPasses(), every);
     this.#timer.unref();
   }
 

@@ -1,0 +1,45 @@
+/**
+ * The periodic refresh (search-index.ts): it seals one shard per pass of the event loop, so that no
+ * callback holds the loop for every shard's work, yet searches see the writes of every shard at
+ * once, and `refresh=wait_for` writers are answered once their writes are visible.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import { searchRequest } from '../../src/engine/search/request.ts';
+import { tempEngine } from './helpers.ts';
+
+describe('periodic refresh', () => {
+  let t: ReturnType<typeof tempEngine>;
+  let engine: Engine;
+  beforeAll(() => {
+    t = tempEngine();
+    engine = t.engine;
+  });
+  afterAll(() => t.close());
+
+  it('shows the writes of every shard at once, though it refreshes them in separate passes of the loop', async () => {
+    await engine.createIndex('p', { settings: { number_of_shards: 5, refresh_interval: '20ms' } });
+    for (let round = 1; round <= 5; round++) {
+      await engine.write(Array.from({ length: 100 }, (_, i) => ({ action: 'index' as const, index: 'p', id: `${round}-${i}`, source: { n: i } })));
+      // Look between every two passes of the loop until the round's writes show: never some of them.
+      const seen = new Set<number>();
+      for (let passes = 0; ; passes++) {
+        const total = engine.search('p', searchRequest({ size: 0 })).hits.total!.value;
+        seen.add(total);
+        if (total === round * 100) break;
+        expect(passes).toBeLessThan(100_000);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect([...seen].sort((a, b) => a - b)).toEqual(seen.size === 1 ? [round * 100] : [(round - 1) * 100, round * 100]);
+    }
+    const shards = engine.resolveOne('p').shards;
+    expect(shards.every((shard) => !shard.dirty)).toBe(true);
+  });
+
+  it('answers refresh=wait_for writers once the periodic refresh has made their writes visible', async () => {
+    await engine.createIndex('w', { settings: { number_of_shards: 3, refresh_interval: '20ms' } });
+    const ops = Array.from({ length: 30 }, (_, i) => ({ action: 'index' as const, index: 'w', id: String(i), source: { n: i } }));
+    await engine.write(ops, 'wait_for');
+    expect(engine.search('w', searchRequest({ size: 0 })).hits.total!.value).toBe(30);
+  });
+});
