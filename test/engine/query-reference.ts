@@ -18,7 +18,7 @@ const WORDS = ['fox', 'Quick', 'dog', 'lazy', 'the', 'brown', 'dogs'];
 export const docArb = fc.record(
   {
     body: fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 5 }).map((w) => w.join(' ')), { minLength: 1, maxLength: 2 }),
-    tag: fc.array(fc.constantFrom('a', 'b', 'c', 'ab', 'B'), { minLength: 1, maxLength: 3 }),
+    tag: fc.array(fc.constantFrom('a', 'b', 'c', 'ab', 'B', 'abc', 'ba', 'b\u{1F600}', 'b\uE000'), { minLength: 1, maxLength: 3 }),
     n: fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 1, maxLength: 3 }),
   },
   { requiredKeys: [] },
@@ -31,10 +31,13 @@ const leafArb: fc.Arbitrary<Query> = fc.oneof(
   fc.array(fc.constantFrom('a', 'c', 'B'), { minLength: 1, maxLength: 2 }).map((values): Query => ({ kind: 'terms', field: 'tag', values, boost: 1 })),
   fc.tuple(fc.integer({ min: -6, max: 6 }), fc.integer({ min: -6, max: 6 })).map(([lo, hi]): Query => ({ kind: 'range', field: 'n', gte: lo, lt: hi, boost: 1 })),
   fc.constantFrom('a', 'b').map((lo): Query => ({ kind: 'range', field: 'tag', gt: lo, boost: 1 })),
+  // Term ranges with any bounds: the span of the dictionary read is found by binary search.
+  fc.record({ gt: fc.constantFrom('a', 'ab', 'b'), gte: fc.constantFrom('a', 'abc', 'b\u{1F600}'), lt: fc.constantFrom('b', 'ba', 'c'), lte: fc.constantFrom('ab', 'b\uE000', 'c') }, { requiredKeys: [] })
+    .map((bounds): Query => ({ kind: 'range', field: 'tag', ...bounds, boost: 1 })),
   fc.constantFrom('body', 'tag', 'n', 'missing').map((field): Query => ({ kind: 'exists', field, boost: 1 })),
   fc.array(fc.constantFrom('d0', 'd1', 'd5', 'd9', 'nope'), { maxLength: 3 }).map((values): Query => ({ kind: 'ids', values, boost: 1 })),
-  fc.constantFrom('a', 'b', 'x').map((value): Query => ({ kind: 'prefix', field: 'tag', value, caseInsensitive: false, boost: 1 })),
-  fc.constantFrom('*b', 'a?', '?', 'a*').map((value): Query => ({ kind: 'wildcard', field: 'tag', value, caseInsensitive: false, boost: 1 })),
+  fc.tuple(fc.constantFrom('tag', 'body'), fc.constantFrom('a', 'b', 'x', 'ab', 'do', 'qu', 'Qu', 'b\uD83D', '')).map(([field, value]): Query => ({ kind: 'prefix', field, value, caseInsensitive: false, boost: 1 })),
+  fc.tuple(fc.constantFrom('tag', 'body'), fc.constantFrom('*b', 'a?', '?', 'a*', 'ab*', 'b?', 'd*s', 'do?', 'b\uD83D*')).map(([field, value]): Query => ({ kind: 'wildcard', field, value, caseInsensitive: false, boost: 1 })),
   fc.tuple(fc.constantFrom('quick fox', 'lazy dogs', 'the', 'cat'), fc.constantFrom<'or' | 'and'>('or', 'and')).map(([query, operator]): Query => ({ kind: 'match', field: 'body', query, operator, zeroTermsQuery: 'none', lenient: false, boost: 1 })),
   fc.constantFrom('quick fox', 'lazy dog', 'fox quick').map((query): Query => ({ kind: 'match_phrase', field: 'body', query, slop: 0, zeroTermsQuery: 'none', boost: 1 })),
 );
@@ -47,6 +50,11 @@ export const queryArb: fc.Arbitrary<Query> = fc.letrec<{ q: Query }>((tie) => ({
     tie('q').map((filter): Query => ({ kind: 'constant_score', filter, boost: 2 })),
   ),
 })).q;
+
+/** The terms a document holds in a field: its keyword values, or its text's tokens. */
+function termsOf(field: string, doc: Doc): string[] {
+  return field === 'body' ? (doc.body ?? []).flatMap((v) => analyze(v)) : (doc.tag ?? []);
+}
 
 /** Does the document match? The plain reading of each query's rules. */
 export function matches(q: Query, doc: Doc): boolean {
@@ -62,17 +70,25 @@ export function matches(q: Query, doc: Doc): boolean {
     case 'terms':
       return q.values.some((value) => (doc.tag ?? []).includes(String(value)));
     case 'range':
-      if (q.field === 'tag') return (doc.tag ?? []).some((t) => compareTerms(t, String(q.gt)) > 0);
+      if (q.field === 'tag') {
+        const within = (t: string) =>
+          (q.gt === undefined || compareTerms(t, String(q.gt)) > 0) && (q.gte === undefined || compareTerms(t, String(q.gte)) >= 0) &&
+          (q.lt === undefined || compareTerms(t, String(q.lt)) < 0) && (q.lte === undefined || compareTerms(t, String(q.lte)) <= 0);
+        return (doc.tag ?? []).some(within);
+      }
       return (doc.n ?? []).some((n) => n >= Number(q.gte) && n < Number(q.lt));
     case 'exists':
       return q.field === 'body' ? doc.body !== undefined : q.field === 'tag' ? doc.tag !== undefined : q.field === 'n' ? doc.n !== undefined : false;
     case 'ids':
       return q.values.includes(doc.id);
     case 'prefix':
-      return (doc.tag ?? []).some((t) => t.startsWith(q.value));
+      return termsOf(q.field, doc).some((t) => t.startsWith(q.value));
     case 'wildcard': {
-      const regex = new RegExp(`^${q.value.replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'u');
-      return (doc.tag ?? []).some((t) => regex.test(t));
+      // No regular expression: `?` is one code point, `*` any run, matched by plain recursion.
+      const pattern = [...q.value];
+      const match = (t: string[], p: number, i: number): boolean =>
+        p === pattern.length ? i === t.length : pattern[p] === '*' ? match(t, p + 1, i) || (i < t.length && match(t, p, i + 1)) : i < t.length && (pattern[p] === '?' || pattern[p] === t[i]) && match(t, p + 1, i + 1);
+      return termsOf(q.field, doc).some((t) => match([...t], 0, 0));
     }
     case 'match': {
       const terms = analyze(String(q.query));

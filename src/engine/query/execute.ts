@@ -171,7 +171,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     const column = segment.columns.get(field) as KeywordColumn | undefined;
     if (!column) return NO_MATCHES;
     let docs: Matches;
-    if (caseInsensitive) docs = valuesWhere(column, keywordOrdinals(column, (t) => t.toLowerCase() === term.toLowerCase()));
+    if (caseInsensitive) docs = valuesWhere(column, keywordOrdinals(column, { test: (t) => t.toLowerCase() === term.toLowerCase() }));
     else {
       const ord = lowerBound(column.terms, term);
       docs = column.terms[ord] === term ? valuesBetween(column, ord, ord) : NO_MATCHES;
@@ -201,10 +201,12 @@ function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentCo
   if (mapping.type === 'keyword' || mapping.type === 'text') {
     const above = (t: string) =>
       (query.gt === undefined || compareTerms(t, String(query.gt)) > 0) &&
-      (query.gte === undefined || compareTerms(t, String(query.gte)) >= 0) &&
-      (query.lt === undefined || compareTerms(t, String(query.lt)) < 0) &&
-      (query.lte === undefined || compareTerms(t, String(query.lte)) <= 0);
-    return termsWhere(query.field, context, above);
+      (query.gte === undefined || compareTerms(t, String(query.gte)) >= 0);
+    const past = (t: string) =>
+      (query.lt !== undefined && compareTerms(t, String(query.lt)) >= 0) ||
+      (query.lte !== undefined && compareTerms(t, String(query.lte)) > 0);
+    const lower = query.gte ?? query.gt;
+    return termsWhere(query.field, context, { test: (t) => above(t) && !past(t), from: lower === undefined ? undefined : String(lower), past });
   }
   const column = segment.columns.get(query.field);
   if (!column) return NO_MATCHES;
@@ -300,7 +302,32 @@ function idsQuery(ids: readonly string[], context: SegmentContext): Matches {
 }
 
 /** Documents holding a term that passes `test` (keywords by ordinal, text by its indexed terms). */
-function termsWhere(field: string, context: SegmentContext, test: (term: string) => boolean): Matches {
+/**
+ * Terms a query takes: each passes `test`; none sorts before `from`, and once `past` holds for a
+ * term it holds for every later one, so only the span between is read (a prefix or a term range is
+ * two binary searches, not a test of every term in the dictionary).
+ */
+interface TermSet {
+  test(term: string): boolean;
+  from?: string;
+  past?(term: string): boolean;
+}
+
+/** The indexes [start, end) of `terms` (sorted) that may hold terms of `set`. */
+function termSpan(terms: readonly string[], set: TermSet): [start: number, end: number] {
+  const start = set.from === undefined ? 0 : lowerBound(terms, set.from);
+  let lo = start, hi = terms.length;
+  if (set.past) {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (set.past(terms[mid])) hi = mid;
+      else lo = mid + 1;
+    }
+  }
+  return [start, set.past ? lo : terms.length];
+}
+
+function termsWhere(field: string, context: SegmentContext, set: TermSet): Matches {
   const mapping = context.mappings.get(field);
   if (!mapping) return NO_MATCHES;
   const { segment } = context.live;
@@ -308,31 +335,56 @@ function termsWhere(field: string, context: SegmentContext, test: (term: string)
     const index = segment.texts.get(field);
     if (!index) return NO_MATCHES;
     const numbers: number[] = [];
-    index.terms.forEach((term, n) => test(term) && numbers.push(n));
+    const [start, end] = termSpan(index.terms, set);
+    for (let n = start; n < end; n++) if (set.test(index.terms[n])) numbers.push(n);
     return unite(numbers.map((n) => postingsOf(index, n)), false);
   }
   if (mapping.type !== 'keyword') throw failedToCreateQuery(`Can only use prefix, wildcard or term ranges on keyword and text fields - not on [${field}] which is of type [${mapping.type}]`, field);
   const column = segment.columns.get(field) as KeywordColumn | undefined;
-  return column ? valuesWhere(column, keywordOrdinals(column, test)) : NO_MATCHES;
+  return column ? valuesWhere(column, keywordOrdinals(column, set)) : NO_MATCHES;
 }
 
-function prefixTest(prefix: string, caseInsensitive: boolean): (term: string) => boolean {
-  const wanted = caseInsensitive ? prefix.toLowerCase() : prefix;
-  return (term) => (caseInsensitive ? term.toLowerCase() : term).startsWith(wanted);
+function prefixTest(prefix: string, caseInsensitive: boolean): TermSet {
+  if (!caseInsensitive) return { test: (term) => term.startsWith(prefix), ...startingWith(prefix) };
+  const wanted = prefix.toLowerCase();
+  return { test: (term) => term.toLowerCase().startsWith(wanted) };
 }
 
 /** `?` is one code point, `*` any run; everything else literal (a backslash escapes the next character). */
-function wildcardTest(pattern: string, caseInsensitive: boolean): (term: string) => boolean {
+function wildcardTest(pattern: string, caseInsensitive: boolean): TermSet {
   const parts = [''];
+  /** The literal text before the first `*` or `?`: every match starts with it. */
+  let literal: string | undefined;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) parts[parts.length - 1] += escapeRegExp(pattern[++i]);
-    else if (c === '*') parts.push('');
-    else if (c === '?') parts[parts.length - 1] += '.';
-    else parts[parts.length - 1] += escapeRegExp(c);
+    if (c === '\\' && i + 1 < pattern.length) {
+      parts[parts.length - 1] += escapeRegExp(pattern[++i]);
+      continue;
+    }
+    if (c !== '*' && c !== '?') parts[parts.length - 1] += escapeRegExp(c);
+    else {
+      literal ??= unescapeWildcard(pattern.slice(0, i));
+      if (c === '*') parts.push('');
+      else parts[parts.length - 1] += '.';
+    }
   }
   const glob = starPattern(parts, caseInsensitive ? 'sui' : 'su');
-  return (term) => glob.test(term);
+  const test = (term: string) => glob.test(term);
+  return caseInsensitive || literal === undefined ? { test } : { test, ...startingWith(literal) };
+}
+
+/**
+ * The span of terms that start with `prefix`: contiguous, as in any order that compares strings
+ * unit by unit (compareTerms ranks each UTF-16 unit, a lone surrogate too).
+ */
+function startingWith(prefix: string): Pick<TermSet, 'from' | 'past'> {
+  if (prefix === '') return {};
+  return { from: prefix, past: (term) => !term.startsWith(prefix) };
+}
+
+/** A wildcard pattern's text with its backslash escapes taken away. */
+function unescapeWildcard(text: string): string {
+  return text.replace(/\\(.)/gsu, '$1');
 }
 
 function matchQuery(
@@ -452,9 +504,10 @@ function keywordStatistics(field: string, term: string, context: SegmentContext)
 }
 
 /** A keyword column's ordinals whose term passes `test`, as a test on ordinals. */
-function keywordOrdinals(column: KeywordColumn, test: (term: string) => boolean): (ord: number) => boolean {
+function keywordOrdinals(column: KeywordColumn, set: TermSet): (ord: number) => boolean {
   const pass = new Uint8Array(column.terms.length);
-  column.terms.forEach((term, ord) => (pass[ord] = test(term) ? 1 : 0));
+  const [start, end] = termSpan(column.terms, set);
+  for (let ord = start; ord < end; ord++) pass[ord] = set.test(column.terms[ord]) ? 1 : 0;
   return (ord) => pass[ord] === 1;
 }
 
