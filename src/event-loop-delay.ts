@@ -10,8 +10,8 @@
  * Each sample is the time between two ticks of a 10 ms timer, so an idle loop reads 10 ms and a
  * callback that holds the loop for 50 ms reads 50 to 60 ms. `heap_used_mib` is V8's heap in use;
  * when Node runs with `--expose-gc` (the load check starts it so) a full collection comes first,
- * after the window's figures are taken and before the next window starts, so that it is the live
- * heap: what a leak would make grow.
+ * after the window's figures are taken and before the next window starts (its pause counted in
+ * neither), so that it is the live heap: what a leak would make grow.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
@@ -55,8 +55,12 @@ export function reportLoopDelayOnSignal(): void {
     };
     globalThis.gc?.();
     figures.heap_used_mib = Math.round(getHeapStatistics().used_heap_size / 2 ** 20 * 10) / 10;
-    histogram.reset();
-    since = performance.now();
     console.error(LOOP_DELAY_LINE + JSON.stringify(figures));
+    // The next window starts once the timer has ticked after the collection (up to 130 ms for a
+    // full one): reset at once, that late tick, the measurement's own, would open the next window.
+    setTimeout(() => {
+      histogram.reset();
+      since = performance.now();
+    }, 2 * RESOLUTION_MS);
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The load check: `npm run reliability -- load [--seconds 60] [--connections 100] [--warmup 5]
+ * The load check: `npm run reliability -- load [--seconds 60] [--connections 100] [--warmup 60]
  * [--out bench/results] [--cpu-prof DIR]`.
  *
  * Starts the real server as a child process (bench/lib/child-server.ts) on a fresh temporary data
@@ -43,10 +43,14 @@ export interface Latency {
   max_ms: number;
 }
 
-/** Resident memory from /proc/<pid>/status, in MiB: all of it, and the anonymous part (heap, wasm memory; not LMDB's mapped file). */
+/**
+ * Resident memory from /proc/<pid>/status, in MiB: all of it, and the anonymous part (JS heap,
+ * wasm memory; not LMDB's mapped file); and the live JS heap, after a full collection.
+ */
 export interface Memory {
   rss_mib: number;
   rss_anon_mib: number;
+  heap_used_mib: number;
 }
 
 export interface LoadReport {
@@ -77,7 +81,8 @@ export async function runLoadCheck(options: LoadCheckOptions): Promise<LoadRepor
   const server = await startDeeppage({
     seed: true,
     log,
-    ...(options.cpuProfDir && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] }),
+    // --expose-gc: the server measures its live heap after a full collection (event-loop-delay.ts).
+    nodeArgs: ['--expose-gc', ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [])],
   });
   const delays = loopDelays(server);
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -90,12 +95,12 @@ export async function runLoadCheck(options: LoadCheckOptions): Promise<LoadRepor
     log(`warm-up: ${options.warmupSeconds} s at ${options.connections} connections`);
     const warmup = await runMix(target, { connections: options.connections, seconds: options.warmupSeconds, seed: SEED, ledger });
 
-    const memoryStart = memoryOf(server.pid);
-    await delays.next(); // starts the measured window
+    // The signal that starts the measured window also measures the heap the warm-up left.
+    const memoryStart = memoryOf(server.pid, await delays.next());
     log(`measuring: ${options.seconds} s at ${options.connections} connections`);
     const run = await runMix(target, { connections: options.connections, seconds: options.seconds, seed: SEED + 1, ledger });
     const delay = await delays.next();
-    const memoryEnd = memoryOf(server.pid);
+    const memoryEnd = memoryOf(server.pid, delay);
 
     log('checking the answers after the load');
     const after = await checkAfter(server.url, before, initial, ledger);
@@ -130,11 +135,11 @@ function loopDelays(server: ChildServer): { next(): Promise<LoopDelay> } {
   };
 }
 
-function memoryOf(pid: number): Memory {
+function memoryOf(pid: number, { heap_used_mib }: LoopDelay): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   const mib = (value: number) => Math.round((value / 1024) * 10) / 10;
-  return { rss_mib: mib(kb('VmRSS')), rss_anon_mib: mib(kb('RssAnon')) };
+  return { rss_mib: mib(kb('VmRSS')), rss_anon_mib: mib(kb('RssAnon')), heap_used_mib };
 }
 
 interface Page {
@@ -256,6 +261,7 @@ function markdown(report: LoadReport, failures: string[]): string {
     `| latency p50 / p99 / max | ${report.latency.p50_ms} / ${report.latency.p99_ms} / ${report.latency.max_ms} ms |`,
     `| RSS start → end | ${start.rss_mib} → ${end.rss_mib} MiB |`,
     `| RssAnon start → end | ${start.rss_anon_mib} → ${end.rss_anon_mib} MiB |`,
+    `| live JS heap start → end (after a full collection) | ${start.heap_used_mib} → ${end.heap_used_mib} MiB |`,
     `| event-loop delay p50 / p99 / max | ${d.p50_ms} / ${d.p99_ms} / ${d.max_ms} ms (${d.count} samples of a ${RESOLUTION_MS} ms timer) |`,
     `| load documents written / live at the end (acknowledged) / written without an answer | ${report.writes.ids_written} / ${report.writes.live_at_end} / ${report.writes.without_answer} |`,
     '',
@@ -273,7 +279,9 @@ export async function main(args: string[]): Promise<number> {
     options: {
       seconds: { type: 'string', default: '60' },
       connections: { type: 'string', default: '100' },
-      warmup: { type: 'string', default: '5' },
+      // State the load builds up (deleted ids remembered for 60 s, as ES's index.gc_deletes; caches
+      // filling to their caps) levels off after about 80 s of this mix: memory is compared after that.
+      warmup: { type: 'string', default: '60' },
       out: { type: 'string', default: join(REPO_ROOT, 'bench/results') },
       'cpu-prof': { type: 'string' },
     },

@@ -78,6 +78,17 @@ describe('documents', () => {
     expect(store.getDoc('u', 0, 1)).toBeUndefined();
   });
 
+  it("drops the deletes log up to a commit point's checkpoint, however long, and keeps what comes after it", async () => {
+    // 1,500 deletes logged at 1..1500 (three prune batches and a part), then a commit at 1200.
+    await store.write(Array.from({ length: 1500 }, (_, i) => put('u', 0, i)));
+    await store.write(Array.from({ length: 1500 }, (_, i) => ({ op: 'delete' as const, uuid: 'u', shard: 0, seq: i, at: 1500 + i })));
+    await store.write([{ op: 'delete', uuid: 'u', shard: 1, seq: 7, at: 8 }]);
+    await store.commitShard('u', 0, { format: 1, checkpoint: 2700, segments: [] }, [], []);
+    expect([...store.deletesAfter('u', 0, -1)]).toEqual(Array.from({ length: 299 }, (_, i) => ({ at: 2701 + i, seq: 1201 + i })));
+    // Another shard's log is its own.
+    expect([...store.deletesAfter('u', 1, -1)]).toEqual([{ at: 8, seq: 7 }]);
+  });
+
   it('keeps indices whose uuids share a prefix apart', async () => {
     await store.write([put('ab', 9, 9), put('abc', 0, 0), put('abcd', 0, 0), put('abc', 1, 1)]);
     expect(positions(store, 'abc')).toEqual([[0, 0], [1, 1]]);
