@@ -36,6 +36,8 @@ export class Sources {
   readonly #committing = new Map<string, Map<number, Map<number, { doc: StoredDoc; holds: number }>>>();
   /** By `uuid/shard`. */
   readonly #shards = new Map<string, ShardSources>();
+  /** Shards (`uuid/shard`) whose release goes on in a later pass of the loop. */
+  readonly #releasing = new Set<string>();
 
   constructor(private readonly store: DocStore) {}
 
@@ -158,14 +160,32 @@ export class Sources {
     return { retained, committing, pinned_generations: pinned };
   }
 
+  /**
+   * Lets go of the retired documents no live snapshot shows, {@link RELEASE_BATCH} at a time: a
+   * point in time that expires after a minute of busy writes releases tens of thousands at once, and
+   * did so in one callback of 40 ms. The rest go in the next passes of the event loop.
+   */
   #release(uuid: string, shard: number, entry: ShardSources): void {
     let oldest = entry.newest;
     for (const generation of entry.pins.keys()) oldest = Math.min(oldest, generation);
+    let released = 0;
     for (const [seq, { through }] of entry.retired) {
       if (through >= oldest) break;
+      if (released++ === RELEASE_BATCH) return this.#releaseLater(uuid, shard);
       entry.retired.delete(seq);
     }
     if (entry.retired.size === 0 && entry.pins.size === 0) this.#shards.delete(shardKey(uuid, shard));
+  }
+
+  #releaseLater(uuid: string, shard: number): void {
+    const key = shardKey(uuid, shard);
+    if (this.#releasing.has(key)) return;
+    this.#releasing.add(key);
+    setImmediate(() => {
+      this.#releasing.delete(key);
+      const entry = this.#shards.get(key);
+      if (entry) this.#release(uuid, shard, entry);
+    }).unref();
   }
 
   #shard(uuid: string, shard: number): ShardSources {
@@ -177,6 +197,9 @@ export class Sources {
 }
 
 const shardKey = (uuid: string, shard: number) => `${uuid}/${shard}`;
+
+/** Retired documents released per pass of the event loop. */
+const RELEASE_BATCH = 8192;
 
 /** Fewer documents than this are read one by one. */
 const RANGE_READ_MIN = 16;

@@ -120,6 +120,27 @@ describe('points in time', () => {
     expect(esError(() => engine.search(undefined, searchRequest({ pit: { id } }))).status).toBe(404);
   });
 
+  it('release tens of thousands of retired documents over several passes of the event loop, and all of them', async () => {
+    const { engine, kernels } = open();
+    await engine.createIndex('p', { settings: { number_of_shards: 1, refresh_interval: -1 }, mappings: MAPPINGS });
+    await engine.write(docs(0, 20_000));
+    engine.refresh('p');
+    const { id } = engine.openPointInTime('p', 60_000);
+    await engine.write(docs(0, 20_000).map((op) => ({ ...op, source: { n: -1 } })));
+    engine.refresh('p');
+    expect(engine.sources.stats().retained).toBe(20_000);
+    engine.cursors.closePits([id]);
+    // Some now, the rest in later passes: never more than a batch in one callback.
+    const left = engine.sources.stats().retained;
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(20_000);
+    for (let pass = 0; engine.sources.stats().retained > 0; pass++) {
+      expect(pass).toBeLessThan(10);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expectNothingHeld(engine, kernels);
+  });
+
   it('two points in time over one generation: the documents stay until the second closes', async () => {
     const { engine, kernels } = open();
     await engine.createIndex('p', { settings: { number_of_shards: 1, refresh_interval: -1 }, mappings: MAPPINGS });
