@@ -4,7 +4,6 @@
  */
 import { illegalArgument } from '../../errors.ts';
 import { parseDate } from '../../mapping.ts';
-import { lowerBound } from '../../terms.ts';
 
 /** A numeric key's value: a number, a numeric or date string, or a boolean (ES's boolean format reads them as 1 and 0). */
 export function afterNumber(field: string, value: unknown): number {
@@ -24,12 +23,10 @@ export function afterNumber(field: string, value: unknown): number {
  * A keyword key's value: the term's global ordinal, or, for a term no segment holds, a place
  * between the ordinals of its neighbours (so it compares as the term would).
  */
-export function afterTerm(field: string, value: unknown, terms: readonly string[]): number {
+export function afterTerm(field: string, value: unknown, ordinalOf: (term: string) => number): number {
   if (value === null) return NaN;
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
     throw illegalArgument(`Failed to parse search_after value for field [${field}].`);
   }
-  const term = String(value);
-  const at = lowerBound(terms, term);
-  return terms[at] === term ? at : at - 0.5;
+  return ordinalOf(String(value));
 }

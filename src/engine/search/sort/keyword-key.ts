@@ -9,11 +9,12 @@ import type { KeyOrder } from '../../../core/index.ts';
 import type { IndexSnapshot } from '../../search-index.ts';
 import type { KeywordColumn, Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard.ts';
-import { extendOrdinals, globalOrdinals, lowerBound, ordinalsBase, type GlobalOrdinals, type OrdinalsBase } from '../../terms.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { afterTerm } from './after-value.ts';
+import { lowerBound } from '../../terms.ts';
 import { modeOf } from './mode.ts';
+import { carryOf, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from './sort-ordinals.ts';
 
 /** Global ordinals built during one search, by field, so that every key on a field shares one (and one map). */
 export type OrdinalsMemo = Map<string, KeywordOrdinals>;
@@ -32,17 +33,18 @@ export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[
   return {
     id: JSON.stringify(['keyword', clause.field, clause.order, clause.missing, mode]),
     get order(): KeyOrder {
-      return { order: clause.order, missing: standIn(clause.missing, global().ordinals.terms) };
+      return { order: clause.order, missing: standIn(clause.missing, global().ordinals.ordinalOf) };
     },
     column: (live) => live.segment.keywordOrdinals(clause.field, mode),
-    localOrder: (live) => ({ order: clause.order, missing: standIn(clause.missing, local(live)?.terms ?? []) }),
+    localOrder: (live) => ({ order: clause.order, missing: standIn(clause.missing, (term) => localOrdinal(local(live)?.terms ?? [], term)) }),
     readAs({ target, live }, maps) {
       const { ordinals: ords, at } = global();
       const d = at(target, live.segment);
       if (d < 0) return {};
-      return { map: maps.map(live.segment, `keyword:${clause.field}`, ords, () => ords.maps[d]) };
+      // A segment's map stays the same array while its ordinals do (sort-ordinals.ts), and so does its copy in wasm memory.
+      return { map: maps.map(live.segment, `keyword:${clause.field}`, ords.maps[d], () => ords.maps[d]) };
     },
-    afterValue: (value) => afterTerm(clause.field, value, global().ordinals.terms),
+    afterValue: (value) => afterTerm(clause.field, value, global().ordinals.ordinalOf),
     sortValue({ live }, local_) {
       const column = local(live);
       const ord = column ? (mode === 'max' && column.max ? column.max : column.min)[local_] : -1;
@@ -54,27 +56,29 @@ export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[
 }
 
 /** A keyword stand-in for missing values sorts at its place among the terms, between ordinals if absent. */
-function standIn(missing: FieldClause['missing'], terms: readonly string[]): KeyOrder['missing'] {
-  if (missing === '_last' || missing === '_first') return missing;
-  const term = String(missing);
+function standIn(missing: FieldClause['missing'], ordinalOf: (term: string) => number): KeyOrder['missing'] {
+  return missing === '_last' || missing === '_first' ? missing : ordinalOf(String(missing));
+}
+
+/** A term's place among a segment's own (consecutive) ordinals: its ordinal, or halfway between its neighbours'. */
+function localOrdinal(terms: readonly string[], term: string): number {
   const at = lowerBound(terms, term);
   return terms[at] === term ? at : at - 0.5;
 }
 
 export interface KeywordOrdinals {
-  ordinals: GlobalOrdinals;
+  ordinals: SortOrdinals;
   /** The dictionary index of target t's segment, -1 when it has no such column. */
   at(t: number, segment: Segment): number;
 }
 
 /**
  * Global ordinals of a keyword field over every segment of the search, kept with the snapshot when
- * the search has one target (the common case), since building them reads every term; and built
- * from the ones an earlier snapshot of the index left ({@link carryOrdinals}), since a refresh
- * changes a segment or two.
+ * the search has one target (the common case); and extended from the ones an earlier snapshot of
+ * the index left ({@link carryOrdinals}, sort-ordinals.ts), since a refresh adds a segment or two.
  */
 function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): KeywordOrdinals {
-  const cacheKey = `ordinals:${field}`, baseKey = `ordinals-base:${field}`;
+  const cacheKey = `ordinals:${field}`, carryKey = `ordinals-carry:${field}`;
   if (targets.length === 1 && targets[0].cache.has(cacheKey)) return targets[0].cache.get(cacheKey) as KeywordOrdinals;
   const segments: { t: number; segment: Segment; column: KeywordColumn }[] = [];
   targets.forEach((target, t) => {
@@ -87,8 +91,8 @@ function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): Keyw
   });
   const index = new Map(segments.map((s, d) => [s.segment, d]));
   const dictionaries = segments.map((s) => s.column.terms);
-  const base = targets.length === 1 ? (targets[0].cache.get(baseKey) as OrdinalsBase | undefined) : undefined;
-  const ordinals = base ? extendOrdinals(base, dictionaries) : globalOrdinals(dictionaries);
+  const carried = targets.length === 1 ? (targets[0].cache.get(carryKey) as OrdinalsCarry | undefined) : undefined;
+  const ordinals = sortOrdinals(dictionaries, carried);
   const result: KeywordOrdinals = {
     ordinals,
     at: (t, segment) => {
@@ -98,7 +102,7 @@ function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): Keyw
   };
   if (targets.length === 1) {
     targets[0].cache.set(cacheKey, result);
-    targets[0].cache.set(baseKey, ordinalsBase(dictionaries, ordinals));
+    targets[0].cache.set(carryKey, carryOf(dictionaries, ordinals));
   }
   return result;
 }
@@ -106,6 +110,6 @@ function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): Keyw
 /** A new snapshot's cache, with what the index's last snapshot knew of global ordinals to build its own from. */
 export function carryOrdinals(previous: ReadonlyMap<string, unknown> | undefined): Map<string, unknown> {
   const cache = new Map<string, unknown>();
-  for (const [key, value] of previous ?? []) if (key.startsWith('ordinals-base:')) cache.set(key, value);
+  for (const [key, value] of previous ?? []) if (key.startsWith('ordinals-carry:')) cache.set(key, value);
   return cache;
 }

@@ -1,0 +1,86 @@
+/**
+ * Sort ordinals (src/engine/search/sort/sort-ordinals.ts) against the plain order of terms: over any
+ * dictionaries, and over a chain of builds each extending the last (segments added and dropped as
+ * refreshes and merges do, many new terms in one gap among them), ordinals order terms as code point
+ * order does, equal terms share one, maps carried over stay the same arrays, and a term no
+ * dictionary holds is placed strictly between its neighbours.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { carryOf, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from '../../src/engine/search/sort/sort-ordinals.ts';
+import { compareTerms, sortedDistinct } from '../../src/engine/terms.ts';
+
+/** Every pair of (term, ordinal) across the dictionaries compares as the terms do. */
+function expectOrdered(dictionaries: readonly (readonly string[])[], ordinals: SortOrdinals, probes: readonly string[]): void {
+  const pairs = dictionaries.flatMap((dictionary, d) => dictionary.map((term, x) => [term, ordinals.maps[d][x]] as const));
+  pairs.sort((a, b) => compareTerms(a[0], b[0]));
+  for (let i = 1; i < pairs.length; i++) {
+    const same = pairs[i - 1][0] === pairs[i][0];
+    expect(same ? pairs[i][1] === pairs[i - 1][1] : pairs[i][1] > pairs[i - 1][1], `${JSON.stringify(pairs[i - 1])} then ${JSON.stringify(pairs[i])}`).toBe(true);
+  }
+  for (const [term, ordinal] of pairs) expect(ordinals.ordinalOf(term)).toBe(ordinal);
+  for (const probe of probes) {
+    const place = ordinals.ordinalOf(probe);
+    for (const [term, ordinal] of pairs) {
+      const order = Math.sign(compareTerms(probe, term));
+      expect(Math.sign(place - ordinal), `${JSON.stringify(probe)} at ${place} against ${JSON.stringify(term)} at ${ordinal}`).toBe(order);
+    }
+  }
+}
+
+const term = fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('ｚ', '😀', 'é', 'z', 'a', 'ab', 'm'));
+const dictionary = fc.array(term, { maxLength: 20 }).map((terms) => sortedDistinct(terms));
+
+describe('sort ordinals', () => {
+  it('order any dictionaries as their terms, and place other terms between', () => {
+    fc.assert(
+      fc.property(fc.array(dictionary, { maxLength: 8 }), fc.array(term, { maxLength: 5 }), (dictionaries, probes) => {
+        expectOrdered(dictionaries, sortOrdinals(dictionaries), probes);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('extended build after build, as refreshes add segments and merges drop them, keep the order and the carried maps', () => {
+    const step = fc.record({ add: fc.array(dictionary, { maxLength: 2 }), keep: fc.array(fc.boolean(), { maxLength: 8 }) });
+    fc.assert(
+      fc.property(fc.array(dictionary, { minLength: 1, maxLength: 5 }), fc.array(step, { maxLength: 8 }), fc.array(term, { maxLength: 4 }), (first, steps, probes) => {
+        let dictionaries: (readonly string[])[] = first;
+        let ordinals = sortOrdinals(dictionaries);
+        let carry: OrdinalsCarry = carryOf(dictionaries, ordinals);
+        for (const { add, keep } of steps) {
+          const previous = new Map(dictionaries.map((d, i) => [d, ordinals.maps[i]]));
+          dictionaries = [...dictionaries.filter((_, i) => keep[i] ?? true), ...add];
+          ordinals = sortOrdinals(dictionaries, carry);
+          carry = carryOf(dictionaries, ordinals);
+          expectOrdered(dictionaries, ordinals, probes);
+          // Carried maps are the same arrays (their wasm copies stay), unless all was numbered afresh.
+          const kept = dictionaries.filter((d) => previous.has(d));
+          const same = kept.filter((d) => ordinals.maps[dictionaries.indexOf(d)] === previous.get(d)).length;
+          expect(same === 0 || same === kept.length).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('numbers everything afresh once a gap fills, and keeps extending after', () => {
+    let dictionaries: string[][] = [['a', 'b']];
+    let ordinals = sortOrdinals(dictionaries);
+    const first = ordinals.maps[0];
+    let carry = carryOf(dictionaries, ordinals);
+    let renumbered = 0;
+    // Terms between "a" and "b", one new segment each time: each takes half of what is left.
+    for (let n = 1; n <= 40; n++) {
+      const before = ordinals.maps[0];
+      dictionaries = [...dictionaries, [`a${'~'.repeat(n)}`]];
+      ordinals = sortOrdinals(dictionaries, carry);
+      carry = carryOf(dictionaries, ordinals);
+      if (ordinals.maps[0] !== before) renumbered++;
+      expectOrdered(dictionaries, ordinals, ['a!', 'a~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~', 'c', '']);
+    }
+    expect(ordinals.maps[0]).not.toBe(first);
+    expect(renumbered).toBeGreaterThan(0);
+    expect(renumbered).toBeLessThan(5);
+  });
+});
