@@ -23,8 +23,15 @@ export interface SourceStats {
 }
 
 interface ShardSources {
-  /** Retired documents by seq, in the order they were retired (so `through` never decreases). */
+  /** Retired documents by seq. */
   retired: Map<number, { doc: StoredDoc; through: number }>;
+  /**
+   * The retired seqs in the order they were retired (so their `through` never decreases), from
+   * `head` on: released from the front without walking the map, whose deleted entries a walk from
+   * its start would step over again at every release.
+   */
+  order: number[];
+  head: number;
   /** The shard's newest published generation. */
   newest: number;
   /** Pinned generations and how many holders each has. */
@@ -117,6 +124,7 @@ export class Sources {
     const entry = this.#shard(uuid, shard);
     entry.newest = Math.max(entry.newest, generation);
     entry.retired.set(seq, { doc, through: generation });
+    entry.order.push(seq);
   }
 
   /** The shard published `generation`: documents only older, unpinned generations showed go. */
@@ -168,13 +176,22 @@ export class Sources {
   #release(uuid: string, shard: number, entry: ShardSources): void {
     let oldest = entry.newest;
     for (const generation of entry.pins.keys()) oldest = Math.min(oldest, generation);
-    let released = 0;
-    for (const [seq, { through }] of entry.retired) {
-      if (through >= oldest) break;
-      if (released++ === RELEASE_BATCH) return this.#releaseLater(uuid, shard);
-      entry.retired.delete(seq);
+    const { retired, order } = entry;
+    for (let released = 0; entry.head < order.length; entry.head++) {
+      const seq = order[entry.head];
+      const kept = retired.get(seq);
+      if (kept && kept.through >= oldest) break;
+      if (released++ === RELEASE_BATCH) {
+        this.#releaseLater(uuid, shard);
+        break;
+      }
+      retired.delete(seq);
     }
-    if (entry.retired.size === 0 && entry.pins.size === 0) this.#shards.delete(shardKey(uuid, shard));
+    if (entry.head > 4096 && entry.head * 2 > order.length) {
+      order.splice(0, entry.head);
+      entry.head = 0;
+    }
+    if (retired.size === 0 && entry.pins.size === 0) this.#shards.delete(shardKey(uuid, shard));
   }
 
   #releaseLater(uuid: string, shard: number): void {
@@ -191,7 +208,7 @@ export class Sources {
   #shard(uuid: string, shard: number): ShardSources {
     const key = shardKey(uuid, shard);
     let entry = this.#shards.get(key);
-    if (!entry) this.#shards.set(key, (entry = { retired: new Map(), newest: 0, pins: new Map() }));
+    if (!entry) this.#shards.set(key, (entry = { retired: new Map(), order: [], head: 0, newest: 0, pins: new Map() }));
     return entry;
   }
 }
