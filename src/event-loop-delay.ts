@@ -33,13 +33,29 @@ export interface LoopDelay {
   heap_used_mib: number;
   /** Whether a full collection ran before the heap was measured. */
   heap_collected: boolean;
+  /** The window's longest stalls over {@link STALL_MS}: when (seconds since the process started) and how long the loop was held, longest first. */
+  stalls: { at_s: number; ms: number }[];
 }
+
+/** Stalls at least this long are listed with when they happened (a timer late by this much). */
+const STALL_MS = 30;
+const STALLS_KEPT = 5;
 
 /** Starts sampling and answers SIGUSR2 with the window's figures on stderr. */
 export function reportLoopDelayOnSignal(): void {
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   let since = performance.now();
+  // The histogram says how long, not when: a timer of our own notes when the longest stalls came.
+  let stalls: LoopDelay['stalls'] = [];
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now(), late = now - last - RESOLUTION_MS;
+    last = now;
+    if (late < STALL_MS) return;
+    stalls.push({ at_s: Math.round(now / 10) / 100, ms: Math.round(late * 10) / 10 });
+    stalls = stalls.sort((a, b) => b.ms - a.ms).slice(0, STALLS_KEPT);
+  }, RESOLUTION_MS).unref();
   process.on('SIGUSR2', () => {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
     const figures: LoopDelay = {
@@ -52,6 +68,7 @@ export function reportLoopDelayOnSignal(): void {
       window_ms: Math.round(performance.now() - since),
       heap_used_mib: 0,
       heap_collected: typeof globalThis.gc === 'function',
+      stalls,
     };
     globalThis.gc?.();
     figures.heap_used_mib = Math.round(getHeapStatistics().used_heap_size / 2 ** 20 * 10) / 10;
@@ -60,6 +77,7 @@ export function reportLoopDelayOnSignal(): void {
     // full one): reset at once, that late tick, the measurement's own, would open the next window.
     setTimeout(() => {
       histogram.reset();
+      stalls = [];
       since = performance.now();
     }, 2 * RESOLUTION_MS);
   });
