@@ -64,8 +64,11 @@ export class SearchIndex {
   #closed = false;
   /** A periodic refresh is going through the shards ({@link #refreshInPasses}). */
   #refreshing = false;
-  /** `refresh=wait_for` writers: the shards each still waits for. */
-  #refreshWaiters: { shards: Set<number>; resolve: () => void }[] = [];
+  /**
+   * `refresh=wait_for` writers: the shards each still waits for, and those of them a refresh has
+   * sealed since it began waiting (they count once the index's snapshot shows them).
+   */
+  #refreshWaiters: { shards: Set<number>; sealed: Set<number>; resolve: () => void }[] = [];
   /** The mappings with the dynamic fields of planned writes, while some are not yet durable. */
   #plannedMappings: Mappings | undefined;
 
@@ -280,7 +283,7 @@ export class SearchIndex {
     const before = this.settings.sort ? new Set(this.segments()) : undefined;
     let changed = false;
     for (const n of refreshed) changed = this.#refreshShard(n) || changed;
-    this.#published(refreshed, changed, before);
+    this.#published(changed, before);
   }
 
   /**
@@ -301,7 +304,7 @@ export class SearchIndex {
       }
       try {
         if (at < shards.length) changed = this.#refreshShard(shards[at]) || changed;
-        else this.#published(shards, changed, before);
+        else this.#published(changed, before);
       } catch (e) {
         // A failed periodic refresh must not take the node down; the next tick retries.
         console.error(`deeppage: refresh of [${this.name}] failed`, e);
@@ -314,6 +317,8 @@ export class SearchIndex {
 
   /** Seals a shard's new writes into its published snapshot; whether it had any. */
   #refreshShard(n: number): boolean {
+    // Writers waiting now wrote before this: their writes to the shard are sealed from here on.
+    for (const waiter of this.#refreshWaiters) if (waiter.shards.has(n)) waiter.sealed.add(n);
     const shard = this.shards[n];
     if (!shard.dirty) return false;
     shard.refresh();
@@ -321,14 +326,19 @@ export class SearchIndex {
     return true;
   }
 
-  /** After shards refreshed: the index's snapshot for searches, runs for index sorting, and `wait_for` writers told. */
-  #published(refreshed: readonly number[], changed: boolean, before: Set<Segment> | undefined): void {
+  /**
+   * After shards refreshed: the index's snapshot for searches, runs for index sorting, and `wait_for`
+   * writers told once every shard they wrote to has been sealed since they began waiting (a
+   * periodic refresh goes shard by shard: one sealed before a writer came does not count for it).
+   */
+  #published(changed: boolean, before: Set<Segment> | undefined): void {
     if (changed) {
       this.#snapshot = this.#takeSnapshot();
       if (before) this.#sortNewSegments(before);
     }
     this.#refreshWaiters = this.#refreshWaiters.filter((waiter) => {
-      for (const n of refreshed) waiter.shards.delete(n);
+      for (const n of waiter.sealed) waiter.shards.delete(n);
+      waiter.sealed.clear();
       if (waiter.shards.size > 0) return true;
       waiter.resolve();
       return false;
@@ -342,7 +352,7 @@ export class SearchIndex {
       this.refresh(shards);
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.#refreshWaiters.push({ shards: new Set(shards), resolve }));
+    return new Promise((resolve) => this.#refreshWaiters.push({ shards: new Set(shards), sealed: new Set(), resolve }));
   }
 
   updateSettings(settings: IndexSettings): void {
