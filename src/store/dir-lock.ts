@@ -13,13 +13,15 @@
  * - a process with that pid that started at another time (`/proc/<pid>/stat`): the pid was reused, as a
  *   container's pid 1 is after a restart, so stale. Where `/proc` is missing a live pid counts as held.
  *
- * Taking over a stale lock: the file is moved aside under a name of this process's own and read again;
- * only if it still holds the stale record is it deleted, and if another server took the lock meanwhile
- * its record is put back. Of two servers taking over one stale lock, one gets it and the other finds it
- * held. What this leaves open: a third server creating the lock in the instant between the move and the
- * put back.
+ * Taking over a stale lock goes through a second file, `deeppage.lock.takeover`, also created with
+ * O_EXCL: the one server that creates it reads the lock again and deletes it if it still holds the
+ * stale record (no one else deletes a lock file meanwhile: its holder is gone, and taking over needs
+ * the takeover file), then deletes the takeover file; the others wait and try again. Then the lock is
+ * created with O_EXCL as at first, so of several servers taking over one stale lock, exactly one gets
+ * it and the others find it held. A takeover file whose server died in the middle is itself stale, and
+ * is deleted (if it still reads the same) by the next server to find it.
  */
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -50,13 +52,14 @@ export function takeLock(dir: string): LockAttempt {
   const record = `${JSON.stringify(currentHolder())}\n`;
   // Each round either takes the lock, finds it held, or removes a stale one; servers that keep
   // starting and dying on the directory could make it go round forever.
-  for (let round = 0; round < 10; round++) {
+  // Rounds spent waiting for another server's takeover do not count, up to a few seconds of them.
+  for (let round = 0, waits = 0; round < 10; round++) {
     if (createExclusive(path, record)) return { taken: { release: () => releaseLock(path, record) } };
     const held = readSettled(path);
     if (held === undefined) continue;
     const holder = parseHolder(held);
     if (holder !== undefined && isLive(holder)) return { heldBy: holder };
-    removeUnchanged(path, held);
+    if (removeStale(path, held, record) === 'waited' && waits++ < MAX_TAKEOVER_WAITS) round--;
   }
   throw new Error('the lock changed hands ten times while this server tried to take it');
 }
@@ -117,22 +120,48 @@ function readSettled(path: string): string | undefined {
       throw error;
     }
     if (text !== '' || wait === 40) return text;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    nap(25);
   }
 }
 
-/** Deletes the lock file only if it still holds `stale`; see the module comment. */
-function removeUnchanged(path: string, stale: string): void {
-  const aside = `${path}.stale-${process.pid}`;
-  try {
-    renameSync(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+/** Deletes the lock file if it still holds `stale`, under the takeover file; see the module comment. */
+function removeStale(path: string, stale: string, record: string): 'removed' | 'waited' {
+  const takeover = `${path}.takeover`;
+  if (!createExclusive(takeover, record)) {
+    const other = readSettled(takeover);
+    const holder = other === undefined ? undefined : parseHolder(other);
+    if (other !== undefined && (holder === undefined || !isLive(holder))) {
+      deleteIfSame(takeover, other);
+      return 'removed';
+    }
+    // Another server is taking over: give it the moment it needs.
+    nap(TAKEOVER_WAIT_MS);
+    return 'waited';
   }
-  const moved = readSettled(aside) ?? '';
-  if (moved !== stale) createExclusive(path, moved);
-  unlinkSync(aside);
+  try {
+    if (readSettled(path) === stale) unlinkSync(path);
+  } finally {
+    unlinkSync(takeover);
+  }
+  return 'removed';
+}
+
+/** Deletes a file if it still holds `text` (a takeover file left by a server that died taking over). */
+function deleteIfSame(path: string, text: string): void {
+  try {
+    if (readFileSync(path, 'utf8') === text) unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+const TAKEOVER_WAIT_MS = 25;
+/** Waits for other servers' takeovers, at most: 5 s. */
+const MAX_TAKEOVER_WAITS = 200;
+
+/** Blocks this thread for `ms` (the lock is taken before the server serves anything). */
+function nap(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function parseHolder(text: string): Holder | undefined {

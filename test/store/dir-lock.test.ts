@@ -84,6 +84,14 @@ describe('dir lock', () => {
     taken(takeLock(dir)).release();
   });
 
+  it('takes over a stale lock whose last taker died in the middle of taking it over', () => {
+    writeHolder({ pid: deadPid() });
+    writeFileSync(`${lockFile()}.takeover`, `${JSON.stringify({ ...currentHolder(), pid: deadPid() })}\n`);
+    taken(takeLock(dir)).release();
+    expect(existsSync(`${lockFile()}.takeover`)).toBe(false);
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
   it('goes to exactly one of several processes racing for a stale lock', async () => {
     writeHolder({ pid: deadPid() });
     const go = join(dir, 'go');
