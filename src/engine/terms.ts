@@ -58,7 +58,7 @@ export function globalOrdinals(dictionaries: readonly (readonly string[])[]): Gl
   const at = new Uint32Array(k);
   /** Each dictionary's next term; undefined once it is exhausted (it then loses to every term). */
   const heads: (string | undefined)[] = dictionaries.map((d) => d[0]);
-  const units = !dictionaries.some(hasBeyondBmpOrder);
+  const units = dictionaries.every(unitOrderHolds);
   /** Whether dictionary a's next term comes before b's. */
   const beats = (a: number, b: number) => {
     const x = heads[a], y = heads[b];
@@ -93,10 +93,14 @@ export function globalOrdinals(dictionaries: readonly (readonly string[])[]): Gl
   }
 }
 
-/** Whether a sorted dictionary holds a term where UTF-16 order and code point order can part; once per dictionary (segments keep theirs). */
-function hasBeyondBmpOrder(dictionary: readonly string[]): boolean {
-  let known = beyondBmp.get(dictionary);
-  if (known === undefined) beyondBmp.set(dictionary, (known = dictionary.some((term) => BEYOND_BMP_ORDER.test(term))));
-  return known;
+/**
+ * Whether the built-in comparison (UTF-16 units) orders the dictionary's terms against any others'
+ * as compareTerms does: no term holds a unit where the two orders part. Once per dictionary (segments
+ * keep theirs).
+ */
+export function unitOrderHolds(dictionary: readonly string[]): boolean {
+  let beyond = beyondBmp.get(dictionary);
+  if (beyond === undefined) beyondBmp.set(dictionary, (beyond = dictionary.some((term) => BEYOND_BMP_ORDER.test(term))));
+  return !beyond;
 }
 const beyondBmp = new WeakMap<readonly string[], boolean>();

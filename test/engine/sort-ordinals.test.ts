@@ -42,15 +42,20 @@ describe('sort ordinals', () => {
   });
 
   it('extended build after build, as refreshes add segments and merges drop them, keep the order and the carried maps', () => {
-    const step = fc.record({ add: fc.array(dictionary, { maxLength: 2 }), keep: fc.array(fc.boolean(), { maxLength: 8 }) });
+    const step = fc.record({ add: fc.array(dictionary, { maxLength: 2 }), keep: fc.array(fc.boolean(), { maxLength: 8 }), merge: fc.option(fc.nat(), { nil: undefined }) });
     fc.assert(
       fc.property(fc.array(dictionary, { minLength: 1, maxLength: 5 }), fc.array(step, { maxLength: 8 }), fc.array(term, { maxLength: 4 }), (first, steps, probes) => {
         let dictionaries: (readonly string[])[] = first;
         let ordinals = sortOrdinals(dictionaries);
         let carry: OrdinalsCarry = carryOf(dictionaries, ordinals);
-        for (const { add, keep } of steps) {
+        for (const { add, keep, merge } of steps) {
           const previous = new Map(dictionaries.map((d, i) => [d, ordinals.maps[i]]));
           dictionaries = [...dictionaries.filter((_, i) => keep[i] ?? true), ...add];
+          // A merge: two neighbours replaced by one dictionary of their terms.
+          if (merge !== undefined && dictionaries.length >= 2) {
+            const at = merge % (dictionaries.length - 1);
+            dictionaries.splice(at, 2, sortedDistinct([...dictionaries[at], ...dictionaries[at + 1]]));
+          }
           ordinals = sortOrdinals(dictionaries, carry);
           carry = carryOf(dictionaries, ordinals);
           expectOrdered(dictionaries, ordinals, probes);

@@ -13,7 +13,7 @@
  * Ordinals are not consecutive, so a term no segment holds (a `search_after` value, a `missing`
  * stand-in) is placed by {@link SortOrdinals.ordinalOf}: strictly between its neighbours'.
  */
-import { compareTerms, globalOrdinals, lowerBound } from '../../terms.ts';
+import { compareTerms, globalOrdinals, lowerBound, unitOrderHolds } from '../../terms.ts';
 
 /** The room between two neighbouring terms numbered afresh. */
 export const SPACING = 2 ** 20;
@@ -25,8 +25,15 @@ export interface SortOrdinals {
   ordinalOf(term: string): number;
 }
 
-/** What one build leaves for the next: each of its dictionaries' maps, one numbering, held weakly. */
-export type OrdinalsCarry = WeakMap<readonly string[], Float64Array>;
+/**
+ * What one build leaves for the next: its dictionaries and their maps, one numbering. The next build
+ * keeps the maps of the dictionaries it still has, and looks terms up in all of them: a segment
+ * merged from two that are gone finds its terms' ordinals there, rather than taking room in gaps.
+ */
+export interface OrdinalsCarry {
+  readonly dictionaries: readonly (readonly string[])[];
+  readonly maps: readonly Float64Array[];
+}
 
 /** The ordinals of `dictionaries` (each sorted, distinct), from those an earlier build carried if it can. */
 export function sortOrdinals(dictionaries: readonly (readonly string[])[], carry?: OrdinalsCarry): SortOrdinals {
@@ -36,9 +43,7 @@ export function sortOrdinals(dictionaries: readonly (readonly string[])[], carry
 
 /** What the next build over mostly the same dictionaries extends. */
 export function carryOf(dictionaries: readonly (readonly string[])[], ordinals: SortOrdinals): OrdinalsCarry {
-  const carry: OrdinalsCarry = new WeakMap();
-  dictionaries.forEach((dictionary, d) => carry.set(dictionary, ordinals.maps[d]));
-  return carry;
+  return { dictionaries, maps: ordinals.maps };
 }
 
 function afresh(dictionaries: readonly (readonly string[])[]): Float64Array[] {
@@ -54,12 +59,15 @@ function afresh(dictionaries: readonly (readonly string[])[]): Float64Array[] {
  * terms placed among them; undefined when a gap has too little room (then {@link afresh}).
  */
 function extended(dictionaries: readonly (readonly string[])[], carry: OrdinalsCarry): Float64Array[] | undefined {
-  const known = dictionaries.map((dictionary) => carry.get(dictionary));
+  const carried = new Map(carry.dictionaries.map((dictionary, d) => [dictionary, carry.maps[d]]));
+  const known = dictionaries.map((dictionary) => carried.get(dictionary));
   const added = dictionaries.filter((_, d) => known[d] === undefined);
   if (added.length === 0) return known as Float64Array[];
-  const old = dictionaries.filter((_, d) => known[d] !== undefined);
+  // Terms are looked up in every dictionary of the last build, those since dropped too.
+  const old = carry.dictionaries, oldMaps = carry.maps;
   if (old.length === 0) return undefined;
-  const oldMaps = known.filter((map): map is Float64Array => map !== undefined);
+  const units = old.every(unitOrderHolds) && added.every(unitOrderHolds);
+  const before = (a: string, b: string) => (units ? a < b : compareTerms(a, b) < 0);
 
   // The new terms, merged and numbered among themselves; then each one's ordinal if an old
   // dictionary holds it, else the ordinals of the old terms either side of it.
@@ -72,7 +80,8 @@ function extended(dictionaries: readonly (readonly string[])[], carry: OrdinalsC
     const map = oldMaps[d];
     let at = 0;
     for (let j = 0; j < n; j++) {
-      at = gallop(dictionary, terms[j], at);
+      if (!Number.isNaN(exact[j])) continue;
+      at = gallop(dictionary, terms[j], at, before);
       if (at < dictionary.length && dictionary[at] === terms[j]) exact[j] = map[at];
       else {
         if (at > 0 && map[at - 1] > below[j]) below[j] = map[at - 1];
@@ -125,9 +134,9 @@ function ordinalOf(dictionaries: readonly (readonly string[])[], maps: readonly 
 }
 
 /** The first index at or after `from` whose term is not below `term`: doubling steps, then a binary search. */
-function gallop(terms: readonly string[], term: string, from: number): number {
+function gallop(terms: readonly string[], term: string, from: number, below: (a: string, b: string) => boolean): number {
   let lo = from, hi = from, step = 1;
-  while (hi < terms.length && compareTerms(terms[hi], term) < 0) {
+  while (hi < terms.length && below(terms[hi], term)) {
     lo = hi + 1;
     hi += step;
     step *= 2;
@@ -135,7 +144,7 @@ function gallop(terms: readonly string[], term: string, from: number): number {
   hi = Math.min(hi, terms.length);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareTerms(terms[mid], term) < 0) lo = mid + 1;
+    if (below(terms[mid], term)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
