@@ -156,6 +156,31 @@ describe('points in time', () => {
     expectNothingHeld(engine, kernels);
   });
 
+  it('that expire together close one per pass of the event loop, and one used before its turn stays open', async () => {
+    const { engine } = open();
+    await engine.createIndex('p', { settings: { number_of_shards: 2, refresh_interval: -1 }, mappings: MAPPINGS });
+    await engine.write(docs(0, 10));
+    engine.refresh('p');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const ids = Array.from({ length: 50 }, () => engine.openPointInTime('p', 1000).id);
+    vi.advanceTimersByTime(1000);
+    // All fifty ran out at once; the last is used before its turn comes.
+    expect(walkPit(engine, ids[49], 4, { pit: { id: ids[49], keepAliveMs: 1000 } })).toHaveLength(10);
+    const current = () => engine.cursors.stats().point_in_time_current;
+    expect(current()).toBe(50);
+    const seen: number[] = [];
+    for (let pass = 0; pass < 60 && current() > 1; pass++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push(current());
+    }
+    expect(current()).toBe(1);
+    // Never more than a couple closed between two of this test's passes.
+    for (let i = 1; i < seen.length; i++) expect(seen[i - 1] - seen[i]).toBeLessThanOrEqual(2);
+    expect(walkPit(engine, ids[49], 4)).toHaveLength(10);
+    expect(esError(() => walkPit(engine, ids[0], 4))).toMatchObject({ status: 404 });
+    vi.useRealTimers();
+  });
+
   it('expire once their keep-alive passes without use; each search renews it', async () => {
     const { engine, kernels } = open();
     await engine.createIndex('p', { settings: { number_of_shards: 2, refresh_interval: -1 }, mappings: MAPPINGS });
@@ -174,6 +199,8 @@ describe('points in time', () => {
     expect(engine.scroll(scroll).hits.hits.map((h) => h._id)).toEqual(['6', '7', '8']);
     expect(engine.sources.stats().retained).toBe(1);
     vi.advanceTimersByTime(1001);
+    // Expired contexts close one per pass of the event loop.
+    for (let pass = 0; pass < 2; pass++) await new Promise((resolve) => setImmediate(resolve));
     expect(esError(() => walkPit(engine, id, 4))).toMatchObject({ status: 404 });
     expect(esError(() => engine.scroll(scroll))).toMatchObject({ status: 404 });
     expectNothingHeld(engine, kernels);

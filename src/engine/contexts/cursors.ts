@@ -33,6 +33,8 @@ interface Context {
   targets: readonly IndexSnapshot[];
   keepAliveMs: number;
   timer?: NodeJS.Timeout;
+  /** Counts the keep-alive's restarts: an expiry queued before the last one is void. */
+  armed: number;
   openedAt: number;
   /** A scroll's request, and how many hits it has handed out. */
   scroll?: { request: SearchRequest; returned: number };
@@ -53,6 +55,8 @@ export interface ContextStats {
 export class Cursors {
   readonly #ids = new ContextIds();
   readonly #open = new Map<number, Context>();
+  /** Contexts whose keep-alive ran out, closed one per pass of the event loop ({@link #expire}). */
+  readonly #expired: { context: Context; armed: number }[] = [];
   #next = 1;
   #scrollsEnded = 0;
   #scrollMillis = 0;
@@ -156,10 +160,11 @@ export class Cursors {
   /** Closes every context (the node is shutting down). */
   close(): void {
     for (const context of [...this.#open.values()]) this.#close(context.n, context.kind);
+    this.#expired.length = 0;
   }
 
   #add(kind: ContextKind, targets: readonly IndexSnapshot[], keepAliveMs: number, scroll?: Context['scroll'], capped = true): Context {
-    const context: Context = { kind, n: this.#next++, targets, keepAliveMs, openedAt: Date.now(), scroll, capped };
+    const context: Context = { kind, n: this.#next++, targets, keepAliveMs, armed: 0, openedAt: Date.now(), scroll, capped };
     this.pinning.retain(targets);
     this.#open.set(context.n, context);
     this.#arm(context);
@@ -184,9 +189,27 @@ export class Cursors {
     clearTimeout(context.timer);
     // Timers go up to 2^31 - 1 ms (24.8 days): a longer keep-alive takes several in turn.
     const step = Math.min(remaining, 2 ** 31 - 1);
-    context.timer = setTimeout(() => (remaining > step ? this.#arm(context, remaining - step) : this.#close(context.n, context.kind)), step);
+    const armed = ++context.armed;
+    context.timer = setTimeout(() => (remaining > step ? this.#arm(context, remaining - step) : this.#expire(context, armed)), step);
     context.timer.unref();
   }
+
+  /**
+   * Closes a context whose keep-alive ran out, one per pass of the event loop: contexts opened
+   * together expire together (a hundred clients' points in time), and closing them all in one
+   * callback held the loop 50 ms. One used again before its turn stays open (its keep-alive runs
+   * anew), as one used before Elasticsearch's reaper comes round does.
+   */
+  #expire(context: Context, armed: number): void {
+    this.#expired.push({ context, armed });
+    if (this.#expired.length === 1) setImmediate(this.#closeExpired).unref();
+  }
+
+  readonly #closeExpired = () => {
+    const expired = this.#expired.shift();
+    if (expired && expired.context.armed === expired.armed) this.#close(expired.context.n, expired.context.kind);
+    if (this.#expired.length > 0) setImmediate(this.#closeExpired).unref();
+  };
 
   #close(n: number, kind: ContextKind): boolean {
     const context = this.#open.get(n);
