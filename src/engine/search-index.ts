@@ -12,7 +12,7 @@ import type { SortClause } from './search/request.ts';
 import type { RunCache } from './search/runs/run-cache.ts';
 import { runSpec } from './search/runs/sorted-run.ts';
 import { planSort } from './search/sort/plan.ts';
-import { carryOrdinals } from './search/sort/keyword-key.ts';
+import { carryOrdinals, ordinalsWarmups } from './search/sort/keyword-key.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
 import type { Segment } from './segments/segment.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
@@ -335,6 +335,7 @@ export class SearchIndex {
     if (changed) {
       this.#snapshot = this.#takeSnapshot();
       if (before) this.#sortNewSegments(before);
+      this.#warmOrdinals();
     }
     this.#refreshWaiters = this.#refreshWaiters.filter((waiter) => {
       for (const n of waiter.sealed) waiter.shards.delete(n);
@@ -399,6 +400,17 @@ export class SearchIndex {
     const every = Math.min(this.settings.refreshIntervalMs, 2 ** 31 - 1);
     this.#timer = setInterval(() => this.#refreshInPasses(), every);
     this.#timer.unref();
+  }
+
+  /** Steps the snapshot's ordinals warm-ups (keyword-key.ts), one step per pass of the event loop. */
+  #warmOrdinals(): void {
+    const warmups = ordinalsWarmups(this.#snapshot);
+    const pass = () => {
+      if (this.#closed) return;
+      if (warmups[0].step()) warmups.shift();
+      if (warmups.length > 0) setImmediate(pass).unref();
+    };
+    if (warmups.length > 0) setImmediate(pass).unref();
   }
 
   #takeSnapshot(): IndexSnapshot {

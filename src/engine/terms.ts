@@ -51,10 +51,19 @@ export interface GlobalOrdinals {
 }
 
 export function globalOrdinals(dictionaries: readonly (readonly string[])[]): GlobalOrdinals {
+  return ordinalsMerge(dictionaries).advance(Infinity)!;
+}
+
+/**
+ * {@link globalOrdinals} as a merge that goes on a number of terms at a time, for work done a slice
+ * at a time between other work (sort-ordinals.ts warms a field's ordinals so): `advance` returns the
+ * ordinals once every term is merged.
+ */
+export function ordinalsMerge(dictionaries: readonly (readonly string[])[]): { advance(terms: number): GlobalOrdinals | undefined } {
   const k = dictionaries.length;
   const maps = dictionaries.map((d) => new Uint32Array(d.length));
   const terms: string[] = [];
-  if (k === 0) return { terms, maps };
+  if (k === 0) return { advance: () => ({ terms, maps }) };
   const at = new Uint32Array(k);
   /** Each dictionary's next term; undefined once it is exhausted (it then loses to every term). */
   const heads: (string | undefined)[] = dictionaries.map((d) => d[0]);
@@ -78,19 +87,23 @@ export function globalOrdinals(dictionaries: readonly (readonly string[])[]): Gl
     losers[n] = loser;
   }
   losers[0] = k === 1 ? 0 : winners[1];
-  for (;;) {
-    let d = losers[0];
-    const term = heads[d];
-    if (term === undefined) return { terms, maps };
-    // Dictionaries are sorted and distinct, so equal terms come out one after the other.
-    if (terms.length === 0 || terms[terms.length - 1] !== term) terms.push(term);
-    maps[d][at[d]++] = terms.length - 1;
-    heads[d] = dictionaries[d][at[d]];
-    for (let n = (k + d) >> 1; n >= 1; n >>= 1) {
-      if (beats(losers[n], d)) [losers[n], d] = [d, losers[n]];
+  const advance = (count: number): GlobalOrdinals | undefined => {
+    for (let taken = 0; taken < count; taken++) {
+      let d = losers[0];
+      const term = heads[d];
+      if (term === undefined) return { terms, maps };
+      // Dictionaries are sorted and distinct, so equal terms come out one after the other.
+      if (terms.length === 0 || terms[terms.length - 1] !== term) terms.push(term);
+      maps[d][at[d]++] = terms.length - 1;
+      heads[d] = dictionaries[d][at[d]];
+      for (let n = (k + d) >> 1; n >= 1; n >>= 1) {
+        if (beats(losers[n], d)) [losers[n], d] = [d, losers[n]];
+      }
+      losers[0] = d;
     }
-    losers[0] = d;
-  }
+    return heads[losers[0]] === undefined ? { terms, maps } : undefined;
+  };
+  return { advance };
 }
 
 /**

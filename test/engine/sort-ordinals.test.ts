@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { carryOf, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from '../../src/engine/search/sort/sort-ordinals.ts';
+import { carryOf, OrdinalsWarmup, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from '../../src/engine/search/sort/sort-ordinals.ts';
 import { compareTerms, sortedDistinct } from '../../src/engine/terms.ts';
 
 /** Every pair of (term, ordinal) across the dictionaries compares as the terms do. */
@@ -69,8 +69,25 @@ describe('sort ordinals', () => {
     );
   });
 
+  it('built in steps of a few terms (a warm-up), are what a build at once gives, and extend alike', () => {
+    fc.assert(
+      fc.property(fc.array(dictionary, { maxLength: 8 }), fc.integer({ min: 1, max: 7 }), fc.array(dictionary, { maxLength: 2 }), (dictionaries, terms, added) => {
+        const warmup = new OrdinalsWarmup(dictionaries);
+        let steps = 0;
+        while (!warmup.step(terms)) steps++;
+        expect(steps).toBeLessThanOrEqual(Math.ceil(dictionaries.flat().length / terms));
+        const carry = warmup.carry();
+        expect(carry.maps).toEqual(sortOrdinals(dictionaries).maps);
+        const next = [...dictionaries, ...added];
+        expectOrdered(next, sortOrdinals(next, carry), ['', 'z']);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('numbers everything afresh once a gap fills, and keeps extending after', () => {
-    let dictionaries: string[][] = [['a', 'b']];
+    // A hundred terms after "b", so that each new term is a small share of all (else each build is afresh).
+    let dictionaries: string[][] = [['a', 'b', ...Array.from({ length: 100 }, (_, i) => `c${String(i).padStart(3, '0')}`)]];
     let ordinals = sortOrdinals(dictionaries);
     const first = ordinals.maps[0];
     let carry = carryOf(dictionaries, ordinals);

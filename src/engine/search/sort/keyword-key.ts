@@ -14,7 +14,7 @@ import type { SortKeySource } from './key.ts';
 import { afterTerm } from './after-value.ts';
 import { lowerBound } from '../../terms.ts';
 import { modeOf } from './mode.ts';
-import { carryOf, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from './sort-ordinals.ts';
+import { carryOf, coversMost, OrdinalsWarmup, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from './sort-ordinals.ts';
 
 /** Global ordinals built during one search, by field, so that every key on a field shares one (and one map). */
 export type OrdinalsMemo = Map<string, KeywordOrdinals>;
@@ -78,7 +78,7 @@ export interface KeywordOrdinals {
  * the index left ({@link carryOrdinals}, sort-ordinals.ts), since a refresh adds a segment or two.
  */
 function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): KeywordOrdinals {
-  const cacheKey = `ordinals:${field}`, carryKey = `ordinals-carry:${field}`;
+  const cacheKey = `ordinals:${field}`, carryKey = carryKeyOf(field);
   if (targets.length === 1 && targets[0].cache.has(cacheKey)) return targets[0].cache.get(cacheKey) as KeywordOrdinals;
   const segments: { t: number; segment: Segment; column: KeywordColumn }[] = [];
   targets.forEach((target, t) => {
@@ -91,7 +91,7 @@ function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): Keyw
   });
   const index = new Map(segments.map((s, d) => [s.segment, d]));
   const dictionaries = segments.map((s) => s.column.terms);
-  const carried = targets.length === 1 ? (targets[0].cache.get(carryKey) as OrdinalsCarry | undefined) : undefined;
+  const carried = targets.length === 1 ? carriedOf(targets[0].cache, field) : undefined;
   const ordinals = sortOrdinals(dictionaries, carried);
   const result: KeywordOrdinals = {
     ordinals,
@@ -107,9 +107,52 @@ function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): Keyw
   return result;
 }
 
+const carryKeyOf = (field: string) => `ordinals-carry:${field}`;
+const warmupKeyOf = (field: string) => `ordinals-warmup:${field}`;
+
+/** What a snapshot's cache has to build a field's ordinals from: a carry, or a warm-up, finished now if it is not yet. */
+function carriedOf(cache: Map<string, unknown>, field: string): OrdinalsCarry | undefined {
+  const carry = cache.get(carryKeyOf(field)) as OrdinalsCarry | undefined;
+  if (carry) return carry;
+  const warmup = cache.get(warmupKeyOf(field)) as OrdinalsWarmup | undefined;
+  return warmup?.carry();
+}
+
 /** A new snapshot's cache, with what the index's last snapshot knew of global ordinals to build its own from. */
 export function carryOrdinals(previous: ReadonlyMap<string, unknown> | undefined): Map<string, unknown> {
   const cache = new Map<string, unknown>();
-  for (const [key, value] of previous ?? []) if (key.startsWith('ordinals-carry:')) cache.set(key, value);
+  for (const [key, value] of previous ?? []) if (key.startsWith('ordinals-carry:') || key.startsWith('ordinals-warmup:')) cache.set(key, value);
   return cache;
+}
+
+/**
+ * Warm-ups of the sort ordinals of the snapshot's keyword fields that have nothing to build them
+ * from yet, or only ordinals of too few of their terms to extend (after a start, a bulk load, a
+ * large merge, a cleared cache), each kept in the snapshot's cache in place of the old, so that a
+ * search before its last step finishes it, and so that later snapshots inherit it. The index steps
+ * them between requests ({@link OrdinalsWarmup.step}); the first keyword sort then extends them
+ * rather than numbering every term.
+ */
+export function ordinalsWarmups(snapshot: IndexSnapshot): OrdinalsWarmup[] {
+  const fields = new Map<string, (readonly string[])[]>();
+  for (const shard of snapshot.shards) {
+    for (const live of shard.segments) {
+      for (const [field, column] of live.segment.columns) {
+        if (column.kind !== 'keyword') continue;
+        let dictionaries = fields.get(field);
+        if (!dictionaries) fields.set(field, (dictionaries = []));
+        dictionaries.push(column.terms);
+      }
+    }
+  }
+  const warmups: OrdinalsWarmup[] = [];
+  for (const [field, dictionaries] of fields) {
+    const known = (snapshot.cache.get(carryKeyOf(field)) ?? snapshot.cache.get(warmupKeyOf(field))) as Pick<OrdinalsCarry, 'dictionaries'> | undefined;
+    if (known && coversMost(dictionaries, known)) continue;
+    const warmup = new OrdinalsWarmup(dictionaries);
+    snapshot.cache.delete(carryKeyOf(field));
+    snapshot.cache.set(warmupKeyOf(field), warmup);
+    warmups.push(warmup);
+  }
+  return warmups;
 }

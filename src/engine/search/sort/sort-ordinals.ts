@@ -13,7 +13,7 @@
  * Ordinals are not consecutive, so a term no segment holds (a `search_after` value, a `missing`
  * stand-in) is placed by {@link SortOrdinals.ordinalOf}: strictly between its neighbours'.
  */
-import { compareTerms, globalOrdinals, lowerBound, unitOrderHolds } from '../../terms.ts';
+import { compareTerms, globalOrdinals, lowerBound, ordinalsMerge, unitOrderHolds } from '../../terms.ts';
 
 /** The room between two neighbouring terms numbered afresh. */
 export const SPACING = 2 ** 20;
@@ -47,11 +47,46 @@ export function carryOf(dictionaries: readonly (readonly string[])[], ordinals: 
 }
 
 function afresh(dictionaries: readonly (readonly string[])[]): Float64Array[] {
-  return globalOrdinals(dictionaries).maps.map((ranks) => {
-    const map = new Float64Array(ranks.length);
-    for (let x = 0; x < ranks.length; x++) map[x] = ranks[x] * SPACING;
+  return spaced(globalOrdinals(dictionaries).maps);
+}
+
+function spaced(ranks: readonly Uint32Array[]): Float64Array[] {
+  return ranks.map((local) => {
+    const map = new Float64Array(local.length);
+    for (let x = 0; x < local.length; x++) map[x] = local[x] * SPACING;
     return map;
   });
+}
+
+/** Terms merged per step of an {@link OrdinalsWarmup}: a few milliseconds. */
+const WARMUP_STEP_TERMS = 8192;
+
+/**
+ * A first build of a field's ordinals, done a step at a time between other work: numbering every
+ * term of the cities' names at once took about 100 ms, on the first keyword sort after a start. A
+ * search that needs the ordinals before the last step finishes the rest itself.
+ */
+export class OrdinalsWarmup {
+  readonly #merge: ReturnType<typeof ordinalsMerge>;
+  #carry: OrdinalsCarry | undefined;
+
+  constructor(readonly dictionaries: readonly (readonly string[])[]) {
+    this.#merge = ordinalsMerge(dictionaries);
+  }
+
+  /** Merges some more terms; whether the ordinals are done. */
+  step(terms = WARMUP_STEP_TERMS): boolean {
+    if (this.#carry) return true;
+    const done = this.#merge.advance(terms);
+    if (done) this.#carry = { dictionaries: this.dictionaries, maps: spaced(done.maps) };
+    return this.#carry !== undefined;
+  }
+
+  /** The ordinals, as a carry to build from: what is left is done now. */
+  carry(): OrdinalsCarry {
+    this.step(Infinity);
+    return this.#carry!;
+  }
 }
 
 /**
@@ -63,6 +98,8 @@ function extended(dictionaries: readonly (readonly string[])[], carry: OrdinalsC
   const known = dictionaries.map((dictionary) => carried.get(dictionary));
   const added = dictionaries.filter((_, d) => known[d] === undefined);
   if (added.length === 0) return known as Float64Array[];
+  // Many new terms: numbering them all afresh costs less than placing each among the old.
+  if (!coversMost(dictionaries, carry)) return undefined;
   // Terms are looked up in every dictionary of the last build, those since dropped too.
   const old = carry.dictionaries, oldMaps = carry.maps;
   if (old.length === 0) return undefined;
@@ -118,6 +155,21 @@ function extended(dictionaries: readonly (readonly string[])[], carry: OrdinalsC
     for (let x = 0; x < ranks.length; x++) placed[x] = ordinals[ranks[x]];
     return placed;
   });
+}
+
+/**
+ * Whether the carry holds at least nine tenths of the terms of `dictionaries` (counting whole
+ * dictionaries it has): placing a term among the old costs a search in each old dictionary, so
+ * beyond a tenth of new terms a build afresh costs less (measured over the cities' names).
+ */
+export function coversMost(dictionaries: readonly (readonly string[])[], carry: Pick<OrdinalsCarry, 'dictionaries'>): boolean {
+  const carried = new Set(carry.dictionaries);
+  let all = 0, known = 0;
+  for (const dictionary of dictionaries) {
+    all += dictionary.length;
+    if (carried.has(dictionary)) known += dictionary.length;
+  }
+  return known * 10 >= all * 9;
 }
 
 function ordinalOf(dictionaries: readonly (readonly string[])[], maps: readonly Float64Array[], term: string): number {
