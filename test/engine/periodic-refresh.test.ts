@@ -1,7 +1,7 @@
 /**
  * The periodic refresh (search-index.ts): it seals one shard per pass of the event loop, so that no
- * callback holds the loop for every shard's work, yet searches see the writes of every shard at
- * once, and `refresh=wait_for` writers are answered once their writes are visible.
+ * callback holds the loop for every shard's work, and publishes them to searches once, at its end;
+ * `refresh=wait_for` writers are answered once their writes are visible.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
@@ -20,11 +20,14 @@ describe('periodic refresh', () => {
   });
   afterAll(() => t.close());
 
-  it('shows the writes of every shard at once, though it refreshes them in separate passes of the loop', async () => {
+  it('publishes the shards it refreshed in separate passes of the loop at once, at the end', async () => {
     await engine.createIndex('p', { settings: { number_of_shards: 5, refresh_interval: '20ms' } });
     for (let round = 1; round <= 5; round++) {
       await engine.write(Array.from({ length: 100 }, (_, i) => ({ action: 'index' as const, index: 'p', id: `${round}-${i}`, source: { n: i } })));
-      // Look between every two passes of the loop until the round's writes show: never some of them.
+      // Look between every two passes of the loop until the round's writes show. Each refresh
+      // publishes once, at its end; one under way when the write came has sealed some shards before
+      // it (their share shows at the next refresh, as shards refresh apart in Elasticsearch too), so
+      // at most one state between the round's first and last; published shard by shard, up to four.
       const seen = new Set<number>();
       for (let passes = 0; ; passes++) {
         const seeing = total(engine, 'p');
@@ -33,7 +36,10 @@ describe('periodic refresh', () => {
         expect(passes).toBeLessThan(100_000);
         await new Promise((resolve) => setImmediate(resolve));
       }
-      expect([...seen].sort((a, b) => a - b)).toEqual(seen.size === 1 ? [round * 100] : [(round - 1) * 100, round * 100]);
+      const states = [...seen].sort((a, b) => a - b);
+      expect(states.length, JSON.stringify(states)).toBeLessThanOrEqual(3);
+      expect(states[0]).toBeGreaterThanOrEqual((round - 1) * 100);
+      expect(states.at(-1)).toBe(round * 100);
     }
     const shards = engine.resolveOne('p').shards;
     expect(shards.every((shard) => !shard.dirty)).toBe(true);
