@@ -33,10 +33,16 @@ interface Rules {
   excludes: Pattern[];
 }
 
+/** Whether the glob matches an object above `path` (`a` or `a.b` for `a.b.c`). */
+function objectAbove(path: string, glob: Glob): boolean {
+  for (let dot = path.indexOf('.'); dot >= 0; dot = path.indexOf('.', dot + 1)) if (glob.test(path.slice(0, dot))) return true;
+  return false;
+}
+
 function compile(pattern: string): Pattern {
   const glob = globPattern(pattern);
   return {
-    whole: { test: (path) => glob.test(path) || [...path.matchAll(/\./g)].some(({ index }) => glob.test(path.slice(0, index))) },
+    whole: { test: (path) => glob.test(path) || objectAbove(path, glob) },
     below: (path) => pattern.includes('*') || pattern.startsWith(`${path}.`),
   };
 }

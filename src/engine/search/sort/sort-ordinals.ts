@@ -99,7 +99,7 @@ function extended(dictionaries: readonly (readonly string[])[], carry: OrdinalsC
   const added = dictionaries.filter((_, d) => known[d] === undefined);
   if (added.length === 0) return known as Float64Array[];
   // Many new terms: numbering them all afresh costs less than placing each among the old.
-  if (!coversMost(dictionaries, carry)) return undefined;
+  if (!mostlyKnown(dictionaries, (_, d) => known[d] !== undefined)) return undefined;
   // Terms are looked up in every dictionary of the last build, those since dropped too.
   const old = carry.dictionaries, oldMaps = carry.maps;
   if (old.length === 0) return undefined;
@@ -164,12 +164,16 @@ function extended(dictionaries: readonly (readonly string[])[], carry: OrdinalsC
  */
 export function coversMost(dictionaries: readonly (readonly string[])[], carry: Pick<OrdinalsCarry, 'dictionaries'>): boolean {
   const carried = new Set(carry.dictionaries);
-  let all = 0, known = 0;
-  for (const dictionary of dictionaries) {
+  return mostlyKnown(dictionaries, (dictionary) => carried.has(dictionary));
+}
+
+function mostlyKnown(dictionaries: readonly (readonly string[])[], known: (dictionary: readonly string[], d: number) => boolean): boolean {
+  let all = 0, held = 0;
+  dictionaries.forEach((dictionary, d) => {
     all += dictionary.length;
-    if (carried.has(dictionary)) known += dictionary.length;
-  }
-  return known * 10 >= all * 9;
+    if (known(dictionary, d)) held += dictionary.length;
+  });
+  return held * 10 >= all * 9;
 }
 
 function ordinalOf(dictionaries: readonly (readonly string[])[], maps: readonly Float64Array[], term: string): number {
