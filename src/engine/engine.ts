@@ -194,7 +194,7 @@ export class Engine {
       throw error;
     }
     if (refresh === 'true') {
-      for (const [index, shards] of touched) index.refresh(shards);
+      await Promise.all([...touched].map(([index, shards]) => index.refreshInPasses(shards)));
       for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
     } else if (refresh === 'wait_for') {
       await Promise.all([...touched].map(([index, shards]) => index.waitForRefresh(shards)));
@@ -285,9 +285,17 @@ export class Engine {
     return { count: typeof total === 'number' ? total : (total?.value ?? 0), shards: _shards.total };
   }
 
+  /** Makes every write so far visible to searches at once (start-up, tests). */
   refresh(expression?: string, options?: IndicesOptions): SearchIndex[] {
     const targets = this.resolve(expression, options);
     for (const index of targets) index.refresh();
+    return targets;
+  }
+
+  /** ES's `_refresh`: {@link refresh}, with large write buffers sealed a slice at a time between other requests. */
+  async refreshInPasses(expression?: string, options?: IndicesOptions): Promise<SearchIndex[]> {
+    const targets = this.resolve(expression, options);
+    await Promise.all(targets.map((index) => index.refreshInPasses()));
     return targets;
   }
 

@@ -1,12 +1,20 @@
 /**
  * A shard: the documents routed to it, as a write buffer plus a list of immutable segments.
  * Writes land in the buffer and the id table at once (GET is real time, as in Elasticsearch);
- * searches see them after the next refresh, which seals the buffer into a segment, applies the
+ * searches see them after the next refresh, which seals the buffer into segments, applies the
  * pending deletes to fresh bitsets and publishes a new {@link ShardSnapshot}.
+ *
+ * Long work goes a slice at a time (steps.ts) when the caller can wait: {@link Shard.sealing} seals
+ * the buffer's documents into a segment between other work, ahead of the refresh that publishes it,
+ * and {@link Shard.merging} merges two segments and publishes the result, as Lucene's merges run
+ * beside searches. A merge changes where documents are, never what a search finds.
  */
 import type { DocValues, IndexFamily } from './mapping.ts';
+import { buildSegment } from './segments/build.ts';
 import { idHash, MAX_TEXT } from './segments/ids.ts';
-import { Segment, type SegmentDoc } from './segments/segment.ts';
+import { mergeSegments } from './segments/merge.ts';
+import type { Segment, SegmentDoc } from './segments/segment.ts';
+import { finish, type Steps } from './steps.ts';
 
 /** A segment as one snapshot sees it: which of its documents are deleted, and its first ordinal. */
 export interface LiveSegment {
@@ -54,8 +62,20 @@ export interface CommitPoint {
 /** How long a deleted id's version is remembered, so a new write continues it (ES's `index.gc_deletes`). */
 const TOMBSTONE_MS = 60_000;
 
-/** More segments than this and refresh merges the adjacent pair holding the fewest live documents. */
+/** More segments than this and the shard merges the adjacent pair holding the fewest live documents. */
 const MAX_SEGMENTS = 8;
+
+/** Buffered documents sealed, not yet published: still in the buffer (so lookups find them) until a refresh publishes the segment. */
+interface Sealed {
+  docs: SegmentDoc[];
+  segment: Segment;
+}
+
+/** A merge under way: the pair as it was published when it began, and the documents it keeps of each. */
+interface Merge {
+  parts: { segment: Segment; locals: Uint32Array }[];
+  steps: Steps<Segment>;
+}
 
 export class Shard {
   snapshot: ShardSnapshot;
@@ -82,6 +102,15 @@ export class Shard {
   #staged = new Map<string, { batch: number; version: number; location?: DocLocation }>();
   /** The highest seq of an applied write: every write up to it is in memory (seqs apply in order). */
   #appliedSeq = -1;
+  /** Buffered documents sealed into segments that no refresh has published yet. */
+  #sealed: Sealed[] = [];
+  /** A seal under way, of the documents it took from the buffer. */
+  #sealing: { docs: SegmentDoc[]; steps: Steps<Segment> } | undefined;
+  /** The highest seq taken by a seal: buffered documents after it are not in one yet. */
+  #sealedThrough = -1;
+  /** Buffered documents after {@link #sealedThrough}. */
+  #unsealed = 0;
+  #merge: Merge | undefined;
 
   constructor(
     readonly number: number,
@@ -215,6 +244,7 @@ export class Shard {
     const doc: SegmentDoc = { id, seq, version, values, ...(routing !== undefined && { routing }) };
     this.#buffer.set(seq, doc);
     this.#bufferIds.set(id, doc);
+    if (seq > this.#sealedThrough) this.#unsealed++;
     this.#docCount++;
     this.#uncommittedOps++;
     const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
@@ -231,6 +261,7 @@ export class Shard {
     else {
       this.#buffer.delete(location.seq);
       this.#bufferIds.delete(id);
+      if (location.seq > this.#sealedThrough) this.#unsealed--;
     }
     return location;
   }
@@ -260,22 +291,112 @@ export class Shard {
     this.#markDeleted(live.segment, local);
   }
 
-  /** Makes every write so far visible to searches. */
+  /** Makes every write so far visible to searches: seals what no seal has taken yet at once, and publishes. */
   refresh(): void {
     const now = Date.now();
     for (const [id, { at }] of this.#tombstones) if (now - at > TOMBSTONE_MS) this.#tombstones.delete(id);
-    if (!this.dirty) return;
-    let segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));
-    if (this.#buffer.size > 0) {
-      segments.push({ segment: Segment.build([...this.#buffer.values()], this.familyOf), deletedCount: 0, base: 0 });
-      this.#buffer.clear();
-      this.#bufferIds.clear();
+    if (this.#sealing) this.#sealed.push({ docs: this.#sealing.docs, segment: finish(this.#sealing.steps) });
+    this.#sealing = undefined;
+    if (!this.dirty) {
+      // Every document sealed so far was deleted or replaced since: nothing to publish.
+      this.#sealed = [];
+      return;
     }
-    segments = segments.filter((s) => s.deletedCount < s.segment.count);
-    for (let merged = segments; segments.length > MAX_SEGMENTS && (merged = this.#mergeSmallestPair(segments)) !== segments; ) segments = merged;
+    const rest = this.#takeUnsealed();
+    if (rest.length > 0) this.#sealed.push({ docs: rest, segment: finish(buildSegment(rest, this.familyOf)) });
+    const segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));
+    for (const sealed of this.#sealed) segments.push(this.#withBufferDeletes(sealed));
+    this.#sealed = [];
+    this.#buffer.clear();
+    this.#bufferIds.clear();
     const before = this.snapshot.segments.map((s) => s.segment);
-    this.#publish(segments);
-    const kept = new Set(segments.map((s) => s.segment));
+    this.#publish(segments.filter((s) => s.deletedCount < s.segment.count));
+    this.#forget(before);
+  }
+
+  /** A seal is under way ({@link sealing}). */
+  get sealingUnderWay(): boolean {
+    return this.#sealing !== undefined;
+  }
+
+  /** Buffered documents no seal has taken: what {@link refresh} would seal at once. */
+  get unsealed(): number {
+    return this.#unsealed;
+  }
+
+  /**
+   * Seals the buffered documents no seal has taken yet into a segment, a slice at a time; the next
+   * refresh publishes it. Documents written meanwhile stay for a later seal; those deleted or
+   * replaced meanwhile are marked deleted in the segment when it is published. A refresh that comes
+   * first finishes the seal at once.
+   */
+  *sealing(): Steps<void> {
+    if (this.#sealing || this.#unsealed === 0) return;
+    const docs = this.#takeUnsealed();
+    const seal = (this.#sealing = { docs, steps: buildSegment(docs, this.familyOf) });
+    for (;;) {
+      // A refresh finished it (or a newer seal replaced it): nothing is left to do here.
+      if (this.#sealing !== seal) return;
+      const step = seal.steps.next();
+      if (step.done) {
+        this.#sealed.push({ docs, segment: step.value });
+        this.#sealing = undefined;
+        return;
+      }
+      yield;
+    }
+  }
+
+  /**
+   * Merges the adjacent pair of segments holding the fewest live documents, when the shard has more
+   * than it keeps, a slice at a time, then publishes the merged segment in their place with the
+   * deletes made meanwhile; whether it published one. Nothing changes when a refresh has dropped
+   * either segment before the merge ends.
+   */
+  *merging(): Steps<boolean> {
+    if (this.#merge) return false;
+    const merge = this.#planMerge();
+    if (!merge) return false;
+    this.#merge = merge;
+    try {
+      for (;;) {
+        const step = merge.steps.next();
+        if (step.done) return this.#installMerge(merge, step.value);
+        yield;
+      }
+    } finally {
+      this.#merge = undefined;
+    }
+  }
+
+  /** The shard holds more segments than it keeps, and no merge is under way. */
+  get wantsMerge(): boolean {
+    return this.#merge === undefined && this.snapshot.segments.length > MAX_SEGMENTS;
+  }
+
+  /** Takes the buffered documents after the last seal's, in seq order (the buffer's order). */
+  #takeUnsealed(): SegmentDoc[] {
+    const docs: SegmentDoc[] = [];
+    for (const doc of this.#buffer.values()) if (doc.seq > this.#sealedThrough) docs.push(doc);
+    if (docs.length > 0) this.#sealedThrough = docs[docs.length - 1].seq;
+    this.#unsealed = 0;
+    return docs;
+  }
+
+  /** A sealed segment as published: its documents deleted or replaced since they were taken from the buffer are deleted. */
+  #withBufferDeletes({ docs, segment }: Sealed): LiveSegment {
+    let deleted: Uint8Array | undefined, deletedCount = 0;
+    for (let i = 0; i < docs.length; i++) {
+      if (this.#buffer.get(docs[i].seq) === docs[i]) continue;
+      (deleted ??= new Uint8Array(docs.length))[i] = 1;
+      deletedCount++;
+    }
+    return { segment, deleted, deletedCount, base: 0 };
+  }
+
+  /** Segments no longer published lose their pending deletes, and whoever keeps things for them is told. */
+  #forget(before: readonly Segment[]): void {
+    const kept = new Set(this.snapshot.segments.map((s) => s.segment));
     const dropped = before.filter((segment) => !kept.has(segment));
     for (const segment of dropped) this.#deletes.delete(segment);
     if (dropped.length > 0) this.onDrop(dropped);
@@ -365,19 +486,56 @@ export class Shard {
   }
 
   /**
-   * Merges the adjacent pair holding the fewest live documents (adjacent only, so documents keep
-   * their relative order, and tie order, for good); the same list when no pair fits in one segment.
+   * The adjacent pair holding the fewest live documents (adjacent only, so documents keep their
+   * relative order, and tie order, for good), if the shard has too many segments and some pair fits
+   * in one segment.
    */
-  #mergeSmallestPair(segments: LiveSegment[]): LiveSegment[] {
+  #planMerge(): Merge | undefined {
+    const segments = this.snapshot.segments;
+    if (segments.length <= MAX_SEGMENTS) return undefined;
     let best = -1;
     const live = (s: LiveSegment) => s.segment.count - s.deletedCount;
     for (let i = 0; i + 1 < segments.length; i++) {
       if (segments[i].segment.ids.text.length + segments[i + 1].segment.ids.text.length > MAX_TEXT) continue;
       if (best < 0 || live(segments[i]) + live(segments[i + 1]) < live(segments[best]) + live(segments[best + 1])) best = i;
     }
-    if (best < 0) return segments;
-    const merged = Segment.concat(segments.slice(best, best + 2).map((s) => ({ segment: s.segment, locals: liveLocals(s) })));
-    return [...segments.slice(0, best), { segment: merged, deletedCount: 0, base: 0 }, ...segments.slice(best + 2)];
+    if (best < 0) return undefined;
+    const parts = segments.slice(best, best + 2).map((s) => ({ segment: s.segment, locals: liveLocals(s) }));
+    return { parts, steps: mergeSegments(parts) };
+  }
+
+  /**
+   * Publishes the merged segment in place of its pair, if both are still published side by side,
+   * with what was deleted of them since the merge began: published deletes as published, the rest
+   * pending for the next refresh.
+   */
+  #installMerge({ parts }: Merge, merged: Segment): boolean {
+    const segments = this.snapshot.segments;
+    const at = segments.findIndex((s) => s.segment === parts[0].segment);
+    if (at < 0 || segments[at + 1]?.segment !== parts[1].segment) return false;
+    let published: Uint8Array | undefined, pending: Uint8Array | undefined;
+    let publishedCount = 0, pendingCount = 0, to = 0;
+    for (let p = 0; p < 2; p++) {
+      const { locals } = parts[p];
+      const seen = segments[at + p].deleted;
+      const now = this.#deletes.get(parts[p].segment)?.deleted ?? seen;
+      for (let i = 0; i < locals.length; i++, to++) {
+        if (seen?.[locals[i]] === 1) {
+          (published ??= new Uint8Array(merged.count))[to] = 1;
+          publishedCount++;
+        }
+        if (now?.[locals[i]] === 1) {
+          (pending ??= new Uint8Array(merged.count))[to] = 1;
+          pendingCount++;
+        }
+      }
+    }
+    if (pendingCount > publishedCount) this.#deletes.set(merged, { deleted: pending!, count: pendingCount, shared: false });
+    const before = segments.map((s) => s.segment);
+    const replaced = [...segments.slice(0, at), { segment: merged, deleted: published, deletedCount: publishedCount, base: 0 }, ...segments.slice(at + 2)];
+    this.#publish(replaced.filter((s) => s.deletedCount < s.segment.count));
+    this.#forget([...before, merged]);
+    return true;
   }
 
   #publish(segments: LiveSegment[]): void {

@@ -3,6 +3,7 @@
  * Unicode code point order; JavaScript's `<` compares UTF-16 code units, which differs once
  * surrogate pairs meet characters in U+E000..U+FFFF. {@link compareTerms} is the one rule.
  */
+import type { Steps } from './steps.ts';
 
 /** Negative when `a` sorts before `b` in code point (= UTF-8 byte) order. */
 export function compareTerms(a: string, b: string): number {
@@ -21,9 +22,39 @@ function codePointRank(unit: number): number {
 
 /** The distinct terms, sorted. */
 export function sortedDistinct(terms: Iterable<string>): string[] {
-  const distinct = [...new Set(terms)];
+  return sortInPlace([...new Set(terms)]);
+}
+
+/** Sorts terms in code point order, in place (and notes for {@link unitOrderHolds} whether the built-in order was right). */
+function sortInPlace(terms: string[]): string[] {
   // Without surrogates or U+E000..U+FFFF, UTF-16 order is code point order: the built-in sort applies.
-  return distinct.some((term) => BEYOND_BMP_ORDER.test(term)) ? distinct.sort(compareTerms) : distinct.sort();
+  const beyond = terms.some((term) => BEYOND_BMP_ORDER.test(term));
+  beyondBmp.set(terms, beyond);
+  return beyond ? terms.sort(compareTerms) : terms.sort();
+}
+
+/** Terms per chunk of {@link sortedSteps}: a built-in sort of this many strings takes a few milliseconds. */
+const SORT_CHUNK = 8192;
+/** Terms merged per step of {@link sortedSteps}, {@link ordinalsMerge} comparing in code points (the slow case) about a millisecond's worth. */
+export const MERGE_STEP = 2048;
+
+/**
+ * Distinct terms (no two equal) sorted a slice at a time (steps.ts): chunks sorted one per step,
+ * then merged {@link SORT_CHUNK} terms per step. The array given is reordered.
+ */
+export function* sortedSteps(distinct: string[]): Steps<string[]> {
+  if (distinct.length <= SORT_CHUNK) return sortInPlace(distinct);
+  const chunks: string[][] = [];
+  for (let at = 0; at < distinct.length; at += SORT_CHUNK) {
+    chunks.push(sortInPlace(distinct.slice(at, at + SORT_CHUNK)));
+    yield;
+  }
+  const merge = ordinalsMerge(chunks);
+  for (;;) {
+    const done = merge.advance(MERGE_STEP);
+    if (done) return done.terms;
+    yield;
+  }
 }
 
 /** Characters where UTF-16 order and code point order can part. */
@@ -115,5 +146,10 @@ export function unitOrderHolds(dictionary: readonly string[]): boolean {
   let beyond = beyondBmp.get(dictionary);
   if (beyond === undefined) beyondBmp.set(dictionary, (beyond = dictionary.some((term) => BEYOND_BMP_ORDER.test(term))));
   return !beyond;
+}
+
+/** Notes that `subset`, some of `dictionary`'s terms, holds unit order if the dictionary does (no scan when it does not: the slow order is always right). */
+export function unitOrderOfSubset(subset: readonly string[], dictionary: readonly string[]): void {
+  beyondBmp.set(subset, !unitOrderHolds(dictionary));
 }
 const beyondBmp = new WeakMap<readonly string[], boolean>();

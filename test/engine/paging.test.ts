@@ -176,8 +176,10 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
       // The model must agree on what each write did, or its order means nothing.
       expect(items.map((item) => (item instanceof EsError ? (item.status === 404 ? 'missing' : item.type) : item.result))).toEqual(expected);
     };
-    const refresh = () => {
+    /** A refresh, and the merges it sets off (they run in the background: the model merges at once). */
+    const refresh = async () => {
       engine.refresh(name);
+      await engine.resolveOne(name).merged();
       model.refresh();
       const index = engine.resolveOne(name);
       const layout = index.shards.map((shard) => shard.snapshot.segments.map((live): [number, number] => [live.segment.count, live.deletedCount]));
@@ -311,9 +313,9 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
 
     for (const batch of c.load) {
       await write(batch.ops);
-      if (batch.refresh) refresh();
+      if (batch.refresh) await refresh();
     }
-    refresh();
+    await refresh();
     // Walking first builds every run; otherwise the first pages find the segments cold.
     if (c.walkFirst) for (const sort of c.sorts) walk(sort, c.walkSize);
 
@@ -335,7 +337,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
           await write(step.ops);
           break;
         case 'refresh':
-          refresh();
+          await refresh();
           break;
         case 'page': {
           const total = model.rows().length;
@@ -368,7 +370,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
     if (pit) expect(engine.cursors.closePits([pit.id])).toEqual({ succeeded: true, num_freed: 1 });
     pit = undefined;
     // Once nothing pins an older snapshot and the newest shows every write, nothing old is kept.
-    refresh();
+    await refresh();
     expect(engine.sources.stats()).toEqual({ retained: 0, committing: 0, pinned_generations: 0 });
     expect(engine.cursors.stats().open_contexts).toBe(0);
     expect(kernels.inUse().blocks).toBe(engine.resolveOne(name).segments().reduce((n, segment) => n + engine.runs.blocksOf(segment), 0));

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/engine/analysis/standard-analyzer.ts';
+import { finish } from '../../src/engine/steps.ts';
 import { buildTextIndex, concatTextIndexes, POSITION_INCREMENT_GAP, termNumber, type TextIndex } from '../../src/engine/segments/postings.ts';
 
 const word = fc.constantFrom('fox', 'Fox', 'dog', "dog's", 'the', 'a-b', '中文', 'é', '42');
@@ -49,7 +50,7 @@ describe('text postings', () => {
   it('hold every token of every document at its position, with lengths and statistics', () => {
     fc.assert(
       fc.property(docsArb, (docs) => {
-        const index = buildTextIndex((i) => docs[i], docs.length);
+        const index = finish(buildTextIndex((i) => docs[i], docs.length));
         expect(read(index)).toEqual(reference(docs));
         const lengths = docs.map((values) => (values === undefined ? -1 : values.reduce((n, v) => n + analyze(v).length, 0)));
         expect(Array.from(index.lengths)).toEqual(lengths);
@@ -67,9 +68,9 @@ describe('text postings', () => {
         const inputs = parts.map(([docs, keep]) => {
           const locals = docs.map((_, i) => i).filter((i) => keep[i]);
           for (const i of locals) kept.push(docs[i]);
-          return { index: docs.length > 0 ? buildTextIndex((i) => docs[i], docs.length) : undefined, locals };
+          return { index: docs.length > 0 ? finish(buildTextIndex((i) => docs[i], docs.length)) : undefined, locals };
         });
-        expect(concatTextIndexes(inputs, kept.length)).toEqual(buildTextIndex((i) => kept[i], kept.length));
+        expect(finish(concatTextIndexes(inputs, kept.length))).toEqual(finish(buildTextIndex((i) => kept[i], kept.length)));
       }),
     );
   });

@@ -8,8 +8,10 @@ import { open } from 'lmdb';
 import { describe, expect, it, vi } from 'vitest';
 import { Engine } from '../../src/engine/engine.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
+import { buildSegment } from '../../src/engine/segments/build.ts';
 import { decodeSegment, encodeSegment, SEGMENT_FORMAT, SegmentFormatError } from '../../src/engine/segments/format.ts';
-import { Segment, type SegmentDoc } from '../../src/engine/segments/segment.ts';
+import type { Segment, SegmentDoc } from '../../src/engine/segments/segment.ts';
+import { finish } from '../../src/engine/steps.ts';
 import { DocStore } from '../../src/store/doc-store.ts';
 import { tempDir } from './helpers.ts';
 
@@ -39,7 +41,7 @@ function build(docs: { id: string; version: number; routing?: string; n?: number
     seq += 1 + (d.version % 3);
     return { id: d.id, seq, version: d.version, values, ...(d.routing !== undefined && { routing: d.routing }) };
   });
-  return Segment.build(segmentDocs, (field) => FAMILIES[field]);
+  return finish(buildSegment(segmentDocs, (field) => FAMILIES[field]));
 }
 
 describe('segment format', () => {

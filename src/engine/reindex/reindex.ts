@@ -85,7 +85,7 @@ export async function reindex(engine: Engine, request: ReindexRequest, task?: Ru
   else if (failure !== undefined && !task?.signal.aborted) throw failure;
   // A user's cancel says so as ES does; otherwise the node is shutting down.
   if (task?.signal.aborted) for (const slice of slices) slice.status.canceled = task.cancelled ? USER_REQUEST : 'node is closing';
-  if (request.refresh && engine.has(request.dest.index)) engine.refresh(request.dest.index);
+  if (request.refresh && engine.has(request.dest.index)) await engine.refreshInPasses(request.dest.index);
   const { slices: sliceStatuses, ...totals } = showSlices() as ReindexStatus & { slices?: ReindexStatus[] };
   return { took: Math.round(performance.now() - started), timed_out: run.timedOut, ...totals, ...(sliceStatuses && { slices: sliceStatuses }), failures: run.failures };
 }

@@ -12,6 +12,8 @@
  * ids.find('a'); // 1
  * ids.id(0); // 'b'
  */
+import { finish, SLICE, type Steps } from '../steps.ts';
+
 export class IdColumn {
   constructor(
     /** Every id, joined in local order. */
@@ -25,19 +27,7 @@ export class IdColumn {
   ) {}
 
   static build(ids: readonly string[]): IdColumn {
-    const n = ids.length;
-    const offsets = new Uint32Array(n + 1);
-    const hashes = new Uint32Array(n);
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      offsets[i] = at;
-      at += ids[i].length;
-      hashes[i] = idHash(ids[i]);
-    }
-    offsets[n] = at;
-    if (at > MAX_TEXT) throw new RangeError(`ids of ${n} documents take ${at} characters, more than a segment holds (${MAX_TEXT})`);
-    const { keys, order } = sortByHash(hashes);
-    return new IdColumn(ids.join(''), offsets, keys, order);
+    return finish(buildIdColumn(ids));
   }
 
   get count(): number {
@@ -76,8 +66,29 @@ export function idHash(id: string): number {
   return h >>> 0;
 }
 
+/** {@link IdColumn.build} a slice at a time (steps.ts). */
+export function* buildIdColumn(ids: readonly string[]): Steps<IdColumn> {
+  const n = ids.length;
+  const offsets = new Uint32Array(n + 1);
+  const hashes = new Uint32Array(n);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = at;
+    at += ids[i].length;
+    hashes[i] = idHash(ids[i]);
+    if (i % SLICE === SLICE - 1) yield;
+  }
+  offsets[n] = at;
+  if (at > MAX_TEXT) throw new RangeError(`ids of ${n} documents take ${at} characters, more than a segment holds (${MAX_TEXT})`);
+  const { keys, order } = yield* sortByHash(hashes);
+  return new IdColumn(ids.join(''), offsets, keys, order);
+}
+
+/** Hashes per yield of the radix sort (a few typed-array operations each). */
+const HASH_SLICE = 16 * SLICE;
+
 /** The hashes in ascending order with the index each came from: two 16-bit passes of a radix sort. */
-function sortByHash(hashes: Uint32Array): { keys: Uint32Array; order: Uint32Array } {
+function* sortByHash(hashes: Uint32Array): Steps<{ keys: Uint32Array; order: Uint32Array }> {
   const n = hashes.length;
   let keys = hashes.slice(), order = new Uint32Array(n);
   // A loop, not `Uint32Array.from` with a mapping function (several times slower, in merges of large segments).
@@ -92,10 +103,12 @@ function sortByHash(hashes: Uint32Array): { keys: Uint32Array; order: Uint32Arra
       counts[b] = sum;
       sum += c;
     }
+    yield;
     for (let i = 0; i < n; i++) {
       const at = counts[(keys[i] >>> shift) & 0xffff]++;
       nextKeys[at] = keys[i];
       nextOrder[at] = order[i];
+      if (i % HASH_SLICE === HASH_SLICE - 1) yield;
     }
     [keys, nextKeys] = [nextKeys, keys];
     [order, nextOrder] = [nextOrder, order];

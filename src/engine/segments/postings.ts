@@ -8,7 +8,8 @@
  * (format.ts).
  */
 import { analyze } from '../analysis/standard-analyzer.ts';
-import { lowerBound, sortedDistinct } from '../terms.ts';
+import { SLICE, type Steps } from '../steps.ts';
+import { lowerBound, sortedSteps } from '../terms.ts';
 
 /** Elasticsearch's `position_increment_gap` for text fields: positions skipped between array values. */
 export const POSITION_INCREMENT_GAP = 100;
@@ -35,10 +36,11 @@ export interface TextIndex {
 }
 
 /** The field's values of each document, as given (strings; numbers and booleans as their text). */
-export function buildTextIndex(valuesOf: (doc: number) => readonly (string | number)[] | undefined, count: number): TextIndex {
+export function* buildTextIndex(valuesOf: (doc: number) => readonly (string | number)[] | undefined, count: number): Steps<TextIndex> {
   const lengths = new Int32Array(count).fill(-1);
   const numbers = new Map<string, number>(); // term → first-seen number
   const occurrences = new Occurrences();
+  let sinceYield = 0;
   for (let doc = 0; doc < count; doc++) {
     const values = valuesOf(doc);
     if (values === undefined) continue;
@@ -53,11 +55,13 @@ export function buildTextIndex(valuesOf: (doc: number) => readonly (string | num
       }
     }
     lengths[doc] = length;
+    // Analysis costs by the token (a few microseconds each): a slice is a thousand of them.
+    if ((sinceYield += 1 + length) >= TOKEN_SLICE) {
+      sinceYield = 0;
+      yield;
+    }
   }
-  const terms = sortedDistinct(numbers.keys());
-  const rank = new Uint32Array(numbers.size); // first-seen number → place in sorted order
-  terms.forEach((term, t) => (rank[numbers.get(term)!] = t));
-  return pack(terms, occurrences, rank, lengths);
+  return yield* pack(numbers, occurrences, lengths);
 }
 
 /**
@@ -65,11 +69,11 @@ export function buildTextIndex(valuesOf: (doc: number) => readonly (string | num
  * documents) as one index. Each part's postings are walked once, documents renumbered, deleted
  * ones dropped.
  */
-export function concatTextIndexes(parts: readonly { index: TextIndex | undefined; locals: ArrayLike<number> }[], count: number): TextIndex {
+export function* concatTextIndexes(parts: readonly { index: TextIndex | undefined; locals: ArrayLike<number> }[], count: number): Steps<TextIndex> {
   const lengths = new Int32Array(count).fill(-1);
   const numbers = new Map<string, number>();
   const occurrences = new Occurrences();
-  let base = 0;
+  let base = 0, sinceYield = 0;
   for (const { index, locals } of parts) {
     if (index) {
       // Old local → new ordinal, -1 for dropped documents.
@@ -91,14 +95,15 @@ export function concatTextIndexes(parts: readonly { index: TextIndex | undefined
           const from = index.positionStarts[p];
           for (let k = 0; k < index.freqs[p]; k++) occurrences.push(n, doc, index.positions[from + k]);
         }
+        if ((sinceYield += 1 + index.starts[t + 1] - index.starts[t]) >= SLICE) {
+          sinceYield = 0;
+          yield;
+        }
       }
     }
     base += locals.length;
   }
-  const terms = sortedDistinct(numbers.keys());
-  const rank = new Uint32Array(numbers.size);
-  terms.forEach((term, t) => (rank[numbers.get(term)!] = t));
-  return pack(terms, occurrences, rank, lengths);
+  return yield* pack(numbers, occurrences, lengths);
 }
 
 /** Every (term, document, position) of a field, in flat growable arrays: no object per posting. */
@@ -130,12 +135,19 @@ class Occurrences {
  * position: within a term, documents and positions keep the order they came in, which is ascending
  * (documents in order, and a merge's parts in order with increasing bases).
  */
-function pack(terms: string[], occurrences: Occurrences, rank: Uint32Array, lengths: Int32Array): TextIndex {
+function* pack(numbers: Map<string, number>, occurrences: Occurrences, lengths: Int32Array): Steps<TextIndex> {
+  const terms = yield* sortedSteps([...numbers.keys()]);
+  const rank = new Uint32Array(numbers.size); // first-seen number → place in sorted order
+  for (let t = 0; t < terms.length; t++) {
+    rank[numbers.get(terms[t])!] = t;
+    if (t % SLICE === SLICE - 1) yield;
+  }
   const n = occurrences.length;
   // Occurrences per term, then each term's first slot.
   const slots = new Uint32Array(terms.length + 1);
   for (let i = 0; i < n; i++) slots[rank[occurrences.terms[i]] + 1]++;
   for (let t = 0; t < terms.length; t++) slots[t + 1] += slots[t];
+  yield;
   const positions = new Uint32Array(n);
   const docOf = new Uint32Array(n);
   const next = slots.slice(0, terms.length);
@@ -143,10 +155,12 @@ function pack(terms: string[], occurrences: Occurrences, rank: Uint32Array, leng
     const at = next[rank[occurrences.terms[i]]]++;
     positions[at] = occurrences.positions[i];
     docOf[at] = occurrences.docs[i];
+    if (i % BIG_SLICE === BIG_SLICE - 1) yield;
   }
   // Postings: runs of one document within a term.
   let postingCount = 0;
   for (let t = 0; t < terms.length; t++) for (let i = slots[t]; i < slots[t + 1]; i++) if (i === slots[t] || docOf[i] !== docOf[i - 1]) postingCount++;
+  yield;
   const starts = new Uint32Array(terms.length + 1);
   const docs = new Uint32Array(postingCount);
   const freqs = new Uint32Array(postingCount);
@@ -162,6 +176,7 @@ function pack(terms: string[], occurrences: Occurrences, rank: Uint32Array, leng
       freqs[p - 1]++;
     }
     starts[t + 1] = p;
+    if (t % SLICE === SLICE - 1) yield;
   }
   positionStarts[p] = n;
   let docCount = 0, sumTotalTermFreq = 0;
@@ -172,6 +187,12 @@ function pack(terms: string[], occurrences: Occurrences, rank: Uint32Array, leng
   }
   return { kind: 'text', terms, starts, docs, freqs, positionStarts, positions, lengths, docCount, sumTotalTermFreq };
 }
+
+/** Tokens analysed per yield. */
+const TOKEN_SLICE = SLICE / 4;
+
+/** Occurrences per yield in loops that do a few array operations per occurrence. */
+const BIG_SLICE = 16 * SLICE;
 
 /** The term's number in the index, or -1. */
 export function termNumber(index: TextIndex, term: string): number {

@@ -58,7 +58,7 @@ export function indexRoutes(engine: Engine): Hono {
     const copies = indices.reduce((n, i) => n + i.shards.length * (1 + i.settings.numberOfReplicas), 0);
     return { _shards: { total: copies, successful: primaries, failed: 0 } };
   };
-  const refresh = (c: Context) => send(c, 200, broadcast(engine.refresh(c.req.param('index'), indicesOptions(checkParams(c, BROADCAST_PARAMS)))));
+  const refresh = async (c: Context) => send(c, 200, broadcast(await engine.refreshInPasses(c.req.param('index'), indicesOptions(checkParams(c, BROADCAST_PARAMS)))));
   app.on(['GET', 'POST'], '/_refresh', refresh);
   app.on(['GET', 'POST'], '/:index/_refresh', refresh);
   /** `force` (ES's default false): flush shards without writes since their last commit point too; `wait_if_ongoing` (default true): else skip shards being flushed. */
