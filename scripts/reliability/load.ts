@@ -4,12 +4,13 @@
  *
  * Starts the real server as a child process (bench/lib/child-server.ts) on a fresh temporary data
  * directory, which loads the default corpus (the cities, 5 shards, `max_result_window` 200,000),
- * warms it up with the mix of load-mix.ts, then runs the mix for the measured window and reports:
+ * warms it up with the mix of load-mix.ts and the bulk loader of ingest-stream.ts beside it, then
+ * runs both for the measured window and reports:
  * requests, errors (answers not expected, connection errors, timeouts), throughput, latency
  * p50/p99/max, the server's RSS and RssAnon (/proc/<pid>/status) at the window's start and end, and
  * the server's own event-loop delay over the window (SIGUSR2, src/event-loop-delay.ts). Afterwards
  * the server must still answer, and answer right: the pages of large cities as before the load, and
- * exactly the documents the load's acknowledged writes left.
+ * exactly the documents the load's acknowledged writes left, and every city the bulk loader sent.
  *
  * Writes `reliability-load.json` and `reliability-load.md` to the output directory; exits 1 if any
  * error, a wrong answer afterwards, or a stall of the loop longer than {@link MAX_LOOP_DELAY_MS}.
@@ -22,6 +23,7 @@ import { esOk } from '../../bench/lib/es-client.ts';
 import { REPO_ROOT, startDeeppage, type ChildServer } from '../../bench/lib/child-server.ts';
 import { LOOP_DELAY_LINE, RESOLUTION_MS, type LoopDelay } from '../../src/event-loop-delay.ts';
 import { CITIES_INDEX, CITIES_WINDOW } from '../../src/seed/cities.ts';
+import { checkIngest, INGEST_INDEX, startIngest, type IngestFigures } from './ingest-stream.ts';
 import { errorCount, LOAD_COUNTRY, LOAD_IDS, runMix, WriteLedger, type MixFigures, type MixTarget } from './load-mix.ts';
 
 /**
@@ -72,6 +74,8 @@ export interface LoadReport {
   warmup_seconds: number;
   requests: number;
   errors: number;
+  /** The bulk loader's requests over the window (ingest-stream.ts); its failures count among `errors`. */
+  ingest: IngestFigures;
   /** Unexpected answers by kind, and connection errors (timeouts are counted among them). */
   error_detail: { unexpected: Record<string, number>; connection_errors: number; timeouts: number; samples: string[] };
   throughput: { requests_per_second: number; per_second_min: number; per_second_median: number };
@@ -104,24 +108,28 @@ export async function runLoadCheck(options: LoadCheckOptions): Promise<LoadRepor
     const before = await pagesOfLargeCities(server.url);
     const initial = await count(server.url);
     const ledger = new WriteLedger();
+    const ingest = await startIngest(server.url);
 
-    log(`warm-up: ${options.warmupSeconds} s at ${options.connections} connections`);
+    log(`warm-up: ${options.warmupSeconds} s at ${options.connections} connections, and a bulk loader`);
     const warmup = await runMix(target, { connections: options.connections, seconds: options.warmupSeconds, seed: SEED, ledger });
+    const warmupIngest = ingest.figures();
 
     // The signal that starts the measured window also measures the heap the warm-up left.
     const memoryStart = memoryOf(server.pid, await delays.next());
-    log(`measuring: ${options.seconds} s at ${options.connections} connections`);
+    log(`measuring: ${options.seconds} s at ${options.connections} connections, and a bulk loader`);
     const run = await runMix(target, { connections: options.connections, seconds: options.seconds, seed: SEED + 1, ledger });
+    const ingested = ingest.figures();
     const delay = await delays.next();
     const memoryEnd = memoryOf(server.pid, delay);
+    await ingest.stop();
 
     log('checking the answers after the load');
-    const after = await checkAfter(server.url, before, initial, ledger);
-    const warmupErrors = errorCount(warmup);
-    if (warmupErrors > 0) after.push(`${warmupErrors} errors during the warm-up: ${warmup.samples.join(' | ')}`);
+    const after = [...(await checkAfter(server.url, before, initial, ledger)), ...(await checkIngest(server.url, ingest))];
+    const warmupErrors = errorCount(warmup) + warmupIngest.failed;
+    if (warmupErrors > 0) after.push(`${warmupErrors} errors during the warm-up: ${[...warmup.samples, warmupIngest.first_failure ?? ''].join(' | ')}`);
     exit = await server.stop();
     if (exit.code !== 0) after.push(`the server did not exit cleanly on SIGTERM (code ${exit.code}, signal ${exit.signal})`);
-    return report(options, run, { start: memoryStart, end: memoryEnd }, delay, ledger, after, exit);
+    return report(options, run, ingested, { start: memoryStart, end: memoryEnd }, delay, ledger, after, exit);
   } finally {
     if (!exit) await server.stop();
   }
@@ -217,7 +225,7 @@ function latencyOf(sorted: Float64Array): Latency {
   return { p50_ms: round(quantile(sorted, 0.5)), p99_ms: round(quantile(sorted, 0.99)), max_ms: round(sorted[sorted.length - 1]) };
 }
 
-function report(options: LoadCheckOptions, run: MixFigures, memory: LoadReport['memory'], delay: LoopDelay, ledger: WriteLedger, after: string[], exit: { code: number | null; signal: NodeJS.Signals | null }): LoadReport {
+function report(options: LoadCheckOptions, run: MixFigures, ingest: IngestFigures, memory: LoadReport['memory'], delay: LoopDelay, ledger: WriteLedger, after: string[], exit: { code: number | null; signal: NodeJS.Signals | null }): LoadReport {
   const requests = run.latencies.length;
   const byKind: LoadReport['by_kind'] = {};
   for (const kind of [...new Set(run.kinds)].sort()) {
@@ -233,7 +241,8 @@ function report(options: LoadCheckOptions, run: MixFigures, memory: LoadReport['
     seconds: Math.round(run.seconds * 10) / 10,
     warmup_seconds: options.warmupSeconds,
     requests,
-    errors: errorCount(run),
+    errors: errorCount(run) + ingest.failed,
+    ingest,
     error_detail: { unexpected: run.unexpected, connection_errors: run.connectionErrors, timeouts: run.timeouts, samples: run.samples },
     throughput: { requests_per_second: Math.round(requests / run.seconds), per_second_min: perSecond[0], per_second_median: quantile(perSecond, 0.5) },
     latency: latencyOf(run.latencies.slice().sort()),
@@ -264,12 +273,13 @@ function markdown(report: LoadReport, failures: string[]): string {
   return [
     '# Load check',
     '',
-    `${report.seconds} s of mixed searches and writes at ${report.connections} connections, after a ${report.warmup_seconds} s warm-up, on ${report.corpus}.`,
+    `${report.seconds} s of mixed searches and writes at ${report.connections} connections and a bulk loader beside them, after a ${report.warmup_seconds} s warm-up, on ${report.corpus}.`,
     `Node ${report.machine.node}, ${report.machine.platform}. Verdict: ${failures.length === 0 ? '**pass**' : `**fail**: ${failures.join('; ')}`}.`,
     '',
     '| figure | value |',
     '| --- | ---: |',
     `| requests | ${report.requests} |`,
+    `| bulk loader (${INGEST_INDEX}, 5,000 cities a request, one at a time) | ${report.ingest.bulks} bulks, ${report.ingest.docs} documents, ${report.ingest.docs_per_second} docs/s, latency p50 / p99 / max ${report.ingest.latency.p50_ms} / ${report.ingest.latency.p99_ms} / ${report.ingest.latency.max_ms} ms, ${report.ingest.failed} failed |`,
     `| errors | ${report.errors} |`,
     `| throughput | ${report.throughput.requests_per_second} req/s (per second: min ${report.throughput.per_second_min}, median ${report.throughput.per_second_median}) |`,
     `| latency p50 / p99 / max | ${report.latency.p50_ms} / ${report.latency.p99_ms} / ${report.latency.max_ms} ms |`,

@@ -1,6 +1,7 @@
 /**
  * The load check (scripts/reliability/load.ts) in small: the real server as a child process with
- * the cities, a few seconds of the mixed searches and writes at 10 connections, then the server
+ * the cities, a few seconds of the mixed searches and writes at 10 connections and a bulk loader
+ * beside them, then the server
  * must still answer, and answer right (the pages of large cities unchanged, exactly the documents
  * the acknowledged writes left), and stop cleanly. Latency and event-loop delay are reported by
  * the script, never asserted here.
@@ -19,6 +20,8 @@ describe('load', () => {
       expect(report.by_kind[kind]?.requests, kind).toBeGreaterThan(0);
     }
     expect(report.writes.ids_written).toBeGreaterThan(0);
+    // The bulk loader beside the mix got its bulks in, and the index holds every city it sent (report.after).
+    expect(report.ingest.bulks).toBeGreaterThan(0);
     expect(report.after, lines.join('\n')).toEqual([]);
     expect(report.server_exit).toEqual({ code: 0, signal: null });
   }, 240_000);
