@@ -30,6 +30,9 @@ import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
 
+/** Writes planned per pass of the event loop (a few milliseconds of it) and committed as one batch. */
+const WRITE_CHUNK = 1000;
+
 /** Which indices, and which of their shards, a search, count or point in time reads besides what its expression names. */
 export interface SearchScope {
   /** How the expression resolves (`ignore_unavailable`, `allow_no_indices`, `expand_wildcards`). */
@@ -185,13 +188,25 @@ export class Engine {
    * block fails it (writes/storage-failure.ts), on any other failure the call throws (a 500).
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
-    const { items, committed, touched } = this.commitWrites(ops);
-    try {
-      await committed;
-    } catch (error) {
-      // Items refused before storage keep their own error.
-      if (isDiskFull(error)) return items.map((item, i) => (item instanceof EsError ? item : floodStageBlock(ops[i].index)));
-      throw error;
+    // A large bulk is planned a chunk per pass of the event loop (planning 5,000 documents at once
+    // held it 60 ms); each chunk commits as a batch of its own, in order, as ES's bulk items do not
+    // stand or fall together.
+    const batches: CommittingBatch[] = [];
+    for (let at = 0; at < ops.length || at === 0; at += WRITE_CHUNK) {
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      batches.push(this.commitWrites(ops.slice(at, at + WRITE_CHUNK)));
+    }
+    const items = batches.flatMap((batch) => batch.items);
+    const touched = new Map<SearchIndex, Set<number>>();
+    for (const batch of batches) for (const [index, shards] of batch.touched) touched.set(index, new Set([...(touched.get(index) ?? []), ...shards]));
+    const outcomes = await Promise.allSettled(batches.map((batch) => batch.committed));
+    const refused = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+    if (refused >= 0) {
+      const error = (outcomes[refused] as PromiseRejectedResult).reason;
+      if (!isDiskFull(error)) throw error;
+      // The chunks from the refused one on failed (those after it were planned on top of it); items refused before storage keep their own error.
+      const from = refused * WRITE_CHUNK;
+      return items.map((item, i) => (i < from || item instanceof EsError ? item : floodStageBlock(ops[i].index)));
     }
     if (refresh === 'true') {
       await Promise.all([...touched].map(([index, shards]) => index.refreshInPasses(shards)));

@@ -8,6 +8,7 @@ import { Engine } from '../../src/engine/engine.ts';
 import { EsError } from '../../src/engine/errors.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
 import { DocStore } from '../../src/store/doc-store.ts';
+import { StorageError } from '../../src/store/storage-error.ts';
 import { tempDir } from './helpers.ts';
 
 const diskFull = () => Object.assign(new Error('MDB_MAP_FULL: Environment mapsize limit reached'), { code: 'ENOSPC' });
@@ -88,5 +89,26 @@ describe('a write storage refuses', () => {
     const reopened = Engine.open(DocStore.open(dir));
     cleanups.push(() => reopened.close());
     expect(state(reopened)).toEqual(now);
+  });
+
+  it('in a bulk larger than one batch, keeps the batches before a full disk and refuses the rest with the flood-stage block', async () => {
+    const { store, engine } = await engineWithDocs();
+    const write = vi.spyOn(store, 'write');
+    // Storage takes the first batch of the bulk, then the disk is full.
+    write.mockImplementationOnce(DocStore.prototype.write.bind(store)).mockRejectedValueOnce(new StorageError('MDB_MAP_FULL: Environment mapsize limit reached', true));
+    const ops = Array.from({ length: 2500 }, (_, i) => ({ action: 'index' as const, index: 'books', id: `bulk-${i}`, source: { n: 1000 + i } }));
+    const items = await engine.write(ops);
+    write.mockRestore();
+    const written = items.filter((item) => !(item instanceof EsError));
+    const refused = items.filter((item) => item instanceof EsError);
+    // The first batch stands, whole; every item after it got the flood-stage block (ES's per-item 429).
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThan(ops.length);
+    expect(items.slice(0, written.length).every((item) => !(item instanceof EsError))).toBe(true);
+    for (const item of refused) expect(item).toMatchObject({ status: 429, type: 'cluster_block_exception' });
+    engine.refresh('books');
+    expect(engine.count('books').count).toBe(3 + written.length);
+    expect(engine.get('books', `bulk-${written.length - 1}`)).toBeDefined();
+    expect(engine.get('books', `bulk-${written.length}`)).toBeUndefined();
   });
 });
