@@ -10,7 +10,7 @@ import { bulkBody, cities } from '../../bench/lib/corpus.ts';
 import { esCount, esCreateIndex, esOk } from '../../bench/lib/es-client.ts';
 
 export const INGEST_INDEX = 'ingest';
-const BULK_SIZE = 5000;
+const BULK_SIZE = 1000;
 const SHARDS = 5;
 
 export interface IngestFigures {

@@ -40,7 +40,7 @@ export function advance<T>(steps: Steps<T>, budgetMs: number): { value: T } | un
 }
 
 /** How long one pass of background work may hold the event loop. */
-export const PASS_BUDGET_MS = 8;
+export const PASS_BUDGET_MS = 5;
 
 /**
  * Runs the steps in passes of the event loop, {@link PASS_BUDGET_MS} at a time, and resolves with

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EsError } from '../../src/engine/errors.ts';
-import { parseJsonBody, parseJsonObject, parseNdjson } from '../../src/http/body.ts';
+import { parseJsonBody, parseJsonObject, parseNdjson, parseNdjsonInPasses } from '../../src/http/body.ts';
 import { findJsonSyntaxError } from '../../src/http/json-syntax.ts';
 import { failure, refusal } from './failure.ts';
 
@@ -155,5 +155,20 @@ describe('parseNdjson', () => {
 
   it('reports a line cut short at the end of that line', () => {
     expect(failure(() => parseNdjson('{"index":{}}\r\n{"a":\r\n')).reason).toBe('[2:6] Unexpected end-of-input within/between Object entries');
+  });
+
+  it('parses a large body in passes of the event loop to the same lines, and names a bad line as at once', async () => {
+    const pairs = Array.from({ length: 6000 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i},"text":"${'x'.repeat(i % 40)}"}\n`);
+    const text = pairs.join('');
+    expect(text.length).toBeGreaterThan(100_000);
+    expect(await parseNdjsonInPasses(text)).toEqual(parseNdjson(text));
+    const broken = pairs.slice(0, 5000).join('') + '{"b": x}\n' + pairs.slice(5000).join('');
+    const atOnce = failure(() => parseNdjson(broken));
+    const inPasses = await parseNdjsonInPasses(broken).then(
+      () => undefined,
+      (error: unknown) => error as EsError,
+    );
+    expect(atOnce.reason).toBe(`[10001:7] Unrecognized token 'x': was expecting ${KINDS}`);
+    expect([inPasses?.status, inPasses?.type, inPasses?.reason]).toEqual([atOnce.status, atOnce.type, atOnce.reason]);
   });
 });
