@@ -30,6 +30,17 @@ import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
 
+/** The batches of one call as one: every item in order, committed once all are, the shards any touched. */
+function combined(batches: readonly CommittingBatch[]): CommittingBatch {
+  return { items: batches.flatMap((batch) => batch.items), committed: Promise.all(batches.map((batch) => batch.committed)).then(() => {}), touched: touchedBy(batches) };
+}
+
+function touchedBy(batches: readonly CommittingBatch[]): Map<SearchIndex, Set<number>> {
+  const touched = new Map<SearchIndex, Set<number>>();
+  for (const batch of batches) for (const [index, shards] of batch.touched) touched.set(index, new Set([...(touched.get(index) ?? []), ...shards]));
+  return touched;
+}
+
 /** Writes planned per pass of the event loop and committed as one batch: a few milliseconds of planning (1,000 held it 12-60 ms under load, with the collections their garbage set off). */
 const WRITE_CHUNK = 250;
 
@@ -184,30 +195,29 @@ export class Engine {
   /**
    * Writes in order (an item's failure does not stop the rest); resolves once every written item is
    * durable and applied, then refreshes as asked. Items are results or the item's error. When storage
-   * refuses the batch, nothing of it is applied: on a full disk every item fails as ES's flood-stage
-   * block fails it (writes/storage-failure.ts), on any other failure the call throws (a 500).
+   * refuses a batch ({@link WRITE_CHUNK} writes), nothing of it is applied (nor of the batches
+   * planned on top of it before the refusal was known), and each of its items fails with the
+   * refusal: on a full disk ES's flood-stage block (writes/storage-failure.ts), else a 500; when
+   * every batch failed so, the call throws that 500 instead.
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
-    // A large bulk is planned a chunk per pass of the event loop (planning 5,000 documents at once
-    // held it 60 ms); each chunk commits as a batch of its own, in order, as ES's bulk items do not
-    // stand or fall together.
-    const batches: CommittingBatch[] = [];
-    for (let at = 0; at < ops.length || at === 0; at += WRITE_CHUNK) {
-      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-      batches.push(this.commitWrites(ops.slice(at, at + WRITE_CHUNK)));
-    }
-    const items = batches.flatMap((batch) => batch.items);
-    const touched = new Map<SearchIndex, Set<number>>();
-    for (const batch of batches) for (const [index, shards] of batch.touched) touched.set(index, new Set([...(touched.get(index) ?? []), ...shards]));
+    const batches = await this.#commitInPasses(ops);
     const outcomes = await Promise.allSettled(batches.map((batch) => batch.committed));
-    const refused = outcomes.findIndex((outcome) => outcome.status === 'rejected');
-    if (refused >= 0) {
-      const error = (outcomes[refused] as PromiseRejectedResult).reason;
-      if (!isDiskFull(error)) throw error;
-      // The chunks from the refused one on failed (those after it were planned on top of it); items refused before storage keep their own error.
-      const from = refused * WRITE_CHUNK;
-      return items.map((item, i) => (i < from || item instanceof EsError ? item : floodStageBlock(ops[i].index)));
-    }
+    const failures = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as unknown) : undefined));
+    // Storage refused every batch for another reason than a full disk: the call fails, as one batch did.
+    const notFull = failures.find((error) => error !== undefined && !isDiskFull(error));
+    if (notFull !== undefined && failures.every((error) => error !== undefined)) throw notFull;
+    // Otherwise each item of a refused batch fails with its batch's error (items refused before storage keep their own).
+    const items = batches.flatMap((batch, b) => {
+      const error = failures[b];
+      if (error === undefined) return batch.items;
+      return batch.items.map((item, i) => {
+        if (item instanceof EsError) return item;
+        const index = ops[b * WRITE_CHUNK + i].index;
+        return isDiskFull(error) ? floodStageBlock(index) : storageFailure(error, index);
+      });
+    });
+    const touched = touchedBy(batches.filter((_, b) => failures[b] === undefined));
     if (refresh === 'true') {
       await Promise.all([...touched].map(([index, shards]) => index.refreshInPasses(shards)));
       for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
@@ -219,13 +229,27 @@ export class Engine {
 
   /**
    * Plans writes as {@link write} does and starts their commit without waiting for it: the items are
-   * final at once, but nothing may be acknowledged before `committed` resolves. For a writer that
+   * final once planned, but nothing may be acknowledged before `committed` resolves. For a writer that
    * decides on its next batch from this one's outcome while this one is flushed (a reindex).
    */
-  commitWrites(ops: readonly WriteOp[]): CommittingBatch {
-    const batch = this.#writes.commit(ops);
-    this.#track(batch.committed);
-    return batch;
+  async commitWrites(ops: readonly WriteOp[]): Promise<CommittingBatch> {
+    return combined(await this.#commitInPasses(ops));
+  }
+
+  /**
+   * Plans and commits the writes {@link WRITE_CHUNK} at a time, a chunk per pass of the event loop
+   * (planning 5,000 documents at once held it 60 ms); each chunk commits as a batch of its own, in
+   * order, as ES's bulk items do not stand or fall together.
+   */
+  async #commitInPasses(ops: readonly WriteOp[]): Promise<CommittingBatch[]> {
+    const batches: CommittingBatch[] = [];
+    for (let at = 0; at < ops.length || at === 0; at += WRITE_CHUNK) {
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      const batch = this.#writes.commit(ops.slice(at, at + WRITE_CHUNK));
+      this.#track(batch.committed);
+      batches.push(batch);
+    }
+    return batches;
   }
 
   /** Commits the indices' shards to storage as segments (`_flush`); resolves when durable. */

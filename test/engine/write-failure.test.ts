@@ -91,24 +91,33 @@ describe('a write storage refuses', () => {
     expect(state(reopened)).toEqual(now);
   });
 
-  it('in a bulk larger than one batch, keeps the batches before a full disk and refuses the rest with the flood-stage block', async () => {
+  it('in a bulk larger than one batch, refuses the batch storage refused, item by item with the flood-stage block, and keeps the others', async () => {
     const { store, engine } = await engineWithDocs();
     const write = vi.spyOn(store, 'write');
-    // Storage takes the first batch of the bulk, then the disk is full.
+    // Storage takes the bulk's first batch, refuses the second (the disk is full), then has room again.
     write.mockImplementationOnce(DocStore.prototype.write.bind(store)).mockRejectedValueOnce(new StorageError('MDB_MAP_FULL: Environment mapsize limit reached', true));
     const ops = Array.from({ length: 2500 }, (_, i) => ({ action: 'index' as const, index: 'books', id: `bulk-${i}`, source: { n: 1000 + i } }));
     const items = await engine.write(ops);
     write.mockRestore();
-    const written = items.filter((item) => !(item instanceof EsError));
-    const refused = items.filter((item) => item instanceof EsError);
-    // The first batch stands, whole; every item after it got the flood-stage block (ES's per-item 429).
-    expect(written.length).toBeGreaterThan(0);
-    expect(written.length).toBeLessThan(ops.length);
-    expect(items.slice(0, written.length).every((item) => !(item instanceof EsError))).toBe(true);
-    for (const item of refused) expect(item).toMatchObject({ status: 429, type: 'cluster_block_exception' });
+    const refused = items.flatMap((item, i) => (item instanceof EsError ? [i] : []));
+    // The second batch failed whole, with ES's per-item 429; the first stands whole.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toBeGreaterThan(0);
+    expect(refused).toEqual(Array.from({ length: refused.length }, (_, k) => refused[0] + k));
+    for (const i of refused) expect(items[i]).toMatchObject({ status: 429, type: 'cluster_block_exception', reason: expect.stringContaining('index [books]') });
+    // Every item's answer is what storage and memory hold.
     engine.refresh('books');
-    expect(engine.count('books').count).toBe(3 + written.length);
-    expect(engine.get('books', `bulk-${written.length - 1}`)).toBeDefined();
-    expect(engine.get('books', `bulk-${written.length}`)).toBeUndefined();
+    expect(engine.count('books').count).toBe(3 + ops.length - refused.length);
+    ops.forEach((op, i) => expect(engine.get('books', op.id) !== undefined, op.id).toBe(!refused.includes(i)));
+  });
+
+  it('throws when storage refused every batch of a bulk for another reason than a full disk, and applies nothing', async () => {
+    const { store, engine } = await engineWithDocs();
+    const write = vi.spyOn(store, 'write').mockRejectedValue(new StorageError('EIO: input/output error', false));
+    const ops = Array.from({ length: 600 }, (_, i) => ({ action: 'index' as const, index: 'books', id: `bulk-${i}`, source: { n: i } }));
+    await expect(engine.write(ops)).rejects.toMatchObject({ status: 500, type: 'exception' });
+    write.mockRestore();
+    engine.refresh('books');
+    expect(engine.count('books').count).toBe(3);
   });
 });

@@ -185,7 +185,7 @@ class Run {
         unread = batch.slice(left);
         if (batch.length > left) batch = batch.slice(0, left);
         if (batch.length === 0) break;
-        const { written, committed } = this.#write(batch, counts);
+        const { written, committed } = await this.#write(batch, counts);
         left -= this.request.conflicts === 'proceed' ? written : batch.length;
         // A failed flush stops the slice; it is thrown where it is awaited below.
         committed.catch(() => (this.#stopped = true));
@@ -222,9 +222,9 @@ class Run {
   }
 
   /** Applies the batch and starts its commit; how many documents it wrote (conflicts and failures aside). */
-  #write(batch: SourceHit[], counts: ReindexStatus): { written: number; committed: Promise<void> } {
+  async #write(batch: SourceHit[], counts: ReindexStatus): Promise<{ written: number; committed: Promise<void> }> {
     const { dest, conflicts } = this.request;
-    const { items, committed } = this.engine.commitWrites(
+    const { items, committed } = await this.engine.commitWrites(
       batch.map((hit) => {
         const routing = dest.routing.kind === 'keep' ? hit.routing : dest.routing.kind === 'value' ? dest.routing.value : undefined;
         return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, ...(hit.text !== undefined && { text: hit.text }), ...(routing !== undefined && { routing }) };
