@@ -1,6 +1,6 @@
 /**
  * The load check's bulk loader: beside the mix's connections, one client sends `_bulk` requests of
- * {@link BULK_SIZE} cities back to back (one in flight) into an index of their own, going round the
+ * {@link DEFAULT_BULK_DOCS} cities (or as many as asked) back to back (one in flight) into an index of their own, going round the
  * cities again and again. Each refresh then seals thousands of documents per shard, every round
  * replaces the last (deletes in large segments), and merges of large segments follow: the long work
  * a refresh and a merge do, under the mix's searches.
@@ -10,7 +10,7 @@ import { bulkBody, cities } from '../../bench/lib/corpus.ts';
 import { esCount, esCreateIndex, esOk } from '../../bench/lib/es-client.ts';
 
 export const INGEST_INDEX = 'ingest';
-const BULK_SIZE = 1000;
+export const DEFAULT_BULK_DOCS = 1000;
 const SHARDS = 5;
 
 export interface IngestFigures {
@@ -32,8 +32,8 @@ export interface IngestStream {
   readonly written: number;
 }
 
-/** Creates the index and starts sending. */
-export async function startIngest(url: string): Promise<IngestStream> {
+/** Creates the index and starts sending `bulkDocs` cities a request. */
+export async function startIngest(url: string, bulkDocs = DEFAULT_BULK_DOCS): Promise<IngestStream> {
   const corpus = cities();
   await esCreateIndex(url, INGEST_INDEX, SHARDS, corpus.mappings);
   let stopped = false, at = 0, written = 0;
@@ -42,7 +42,7 @@ export async function startIngest(url: string): Promise<IngestStream> {
   let since = performance.now();
   const loop = (async () => {
     while (!stopped) {
-      const from = at, to = Math.min(from + BULK_SIZE, corpus.ids.length);
+      const from = at, to = Math.min(from + bulkDocs, corpus.ids.length);
       at = to === corpus.ids.length ? 0 : to;
       const started = performance.now();
       try {

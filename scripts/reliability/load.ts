@@ -1,6 +1,6 @@
 /**
  * The load check: `npm run reliability -- load [--seconds 60] [--connections 100] [--warmup 60]
- * [--out bench/results] [--cpu-prof DIR] [--trace-gc]`.
+ * [--bulk-docs 1000] [--out bench/results] [--cpu-prof DIR] [--trace-gc]`.
  *
  * Starts the real server as a child process (bench/lib/child-server.ts) on a fresh temporary data
  * directory, which loads the default corpus (the cities, 5 shards, `max_result_window` 200,000),
@@ -23,7 +23,7 @@ import { esOk } from '../../bench/lib/es-client.ts';
 import { REPO_ROOT, startDeeppage, type ChildServer } from '../../bench/lib/child-server.ts';
 import { LOOP_DELAY_LINE, RESOLUTION_MS, type LoopDelay } from '../../src/event-loop-delay.ts';
 import { CITIES_INDEX, CITIES_WINDOW } from '../../src/seed/cities.ts';
-import { checkIngest, INGEST_INDEX, startIngest, type IngestFigures } from './ingest-stream.ts';
+import { checkIngest, DEFAULT_BULK_DOCS, INGEST_INDEX, startIngest, type IngestFigures } from './ingest-stream.ts';
 import { errorCount, LOAD_COUNTRY, LOAD_IDS, runMix, WriteLedger, type MixFigures, type MixTarget } from './load-mix.ts';
 
 /**
@@ -49,6 +49,8 @@ export interface LoadCheckOptions {
   cpuProfDir?: string;
   /** Log the server's garbage-collection pauses over {@link GC_PAUSE_SHOWN_MS} (`node --trace-gc`), to set against the stalls. */
   traceGc?: boolean;
+  /** Cities per `_bulk` of the bulk loader (ingest-stream.ts). */
+  bulkDocs?: number;
 }
 
 export interface Latency {
@@ -74,8 +76,9 @@ export interface LoadReport {
   warmup_seconds: number;
   requests: number;
   errors: number;
-  /** The bulk loader's requests over the window (ingest-stream.ts); its failures count among `errors`. */
+  /** The bulk loader's requests over the window (ingest-stream.ts), of `bulk_docs` cities each; its failures count among `errors`. */
   ingest: IngestFigures;
+  bulk_docs: number;
   /** Unexpected answers by kind, and connection errors (timeouts are counted among them). */
   error_detail: { unexpected: Record<string, number>; connection_errors: number; timeouts: number; samples: string[] };
   throughput: { requests_per_second: number; per_second_min: number; per_second_median: number };
@@ -108,7 +111,7 @@ export async function runLoadCheck(options: LoadCheckOptions): Promise<LoadRepor
     const before = await pagesOfLargeCities(server.url);
     const initial = await count(server.url);
     const ledger = new WriteLedger();
-    const ingest = await startIngest(server.url);
+    const ingest = await startIngest(server.url, options.bulkDocs);
 
     log(`warm-up: ${options.warmupSeconds} s at ${options.connections} connections, and a bulk loader`);
     const warmup = await runMix(target, { connections: options.connections, seconds: options.warmupSeconds, seed: SEED, ledger });
@@ -243,6 +246,7 @@ function report(options: LoadCheckOptions, run: MixFigures, ingest: IngestFigure
     requests,
     errors: errorCount(run) + ingest.failed,
     ingest,
+    bulk_docs: options.bulkDocs ?? DEFAULT_BULK_DOCS,
     error_detail: { unexpected: run.unexpected, connection_errors: run.connectionErrors, timeouts: run.timeouts, samples: run.samples },
     throughput: { requests_per_second: Math.round(requests / run.seconds), per_second_min: perSecond[0], per_second_median: quantile(perSecond, 0.5) },
     latency: latencyOf(run.latencies.slice().sort()),
@@ -279,7 +283,7 @@ function markdown(report: LoadReport, failures: string[]): string {
     '| figure | value |',
     '| --- | ---: |',
     `| requests | ${report.requests} |`,
-    `| bulk loader (${INGEST_INDEX}, 1,000 cities a request, one at a time) | ${report.ingest.bulks} bulks, ${report.ingest.docs} documents, ${report.ingest.docs_per_second} docs/s, latency p50 / p99 / max ${report.ingest.latency.p50_ms} / ${report.ingest.latency.p99_ms} / ${report.ingest.latency.max_ms} ms, ${report.ingest.failed} failed |`,
+    `| bulk loader (${INGEST_INDEX}, ${report.bulk_docs.toLocaleString('en')} cities a request, one at a time) | ${report.ingest.bulks} bulks, ${report.ingest.docs} documents, ${report.ingest.docs_per_second} docs/s, latency p50 / p99 / max ${report.ingest.latency.p50_ms} / ${report.ingest.latency.p99_ms} / ${report.ingest.latency.max_ms} ms, ${report.ingest.failed} failed |`,
     `| errors | ${report.errors} |`,
     `| throughput | ${report.throughput.requests_per_second} req/s (per second: min ${report.throughput.per_second_min}, median ${report.throughput.per_second_median}) |`,
     `| latency p50 / p99 / max | ${report.latency.p50_ms} / ${report.latency.p99_ms} / ${report.latency.max_ms} ms |`,
@@ -308,6 +312,7 @@ export async function main(args: string[]): Promise<number> {
       // State the load builds up (deleted ids remembered for 60 s, as ES's index.gc_deletes; caches
       // filling to their caps) levels off after about 80 s of this mix: memory is compared after that.
       warmup: { type: 'string', default: '60' },
+      'bulk-docs': { type: 'string', default: String(DEFAULT_BULK_DOCS) },
       out: { type: 'string', default: join(REPO_ROOT, 'bench/results') },
       'cpu-prof': { type: 'string' },
       'trace-gc': { type: 'boolean', default: false },
@@ -323,6 +328,7 @@ export async function main(args: string[]): Promise<number> {
     seconds: number('seconds', values.seconds!),
     connections: number('connections', values.connections!),
     warmupSeconds: number('warmup', values.warmup!),
+    bulkDocs: number('bulk-docs', values['bulk-docs']!),
     traceGc: values['trace-gc'],
     cpuProfDir: values['cpu-prof'],
     log,
