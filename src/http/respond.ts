@@ -19,6 +19,25 @@ export function send(c: Context, status: number, body: unknown): Response {
   return write(c, status, filter === undefined ? body : filterPath(body, filter));
 }
 
+/**
+ * An answer ending in a long list (a large `_bulk`'s items), serialized {@link LIST_SLICE} entries
+ * per pass of the event loop: 5,000 bulk items at once took 10 ms. `filter_path` and `pretty` answers
+ * are made at once.
+ */
+export async function sendWithList(c: Context, status: number, head: Record<string, unknown>, key: string, list: readonly unknown[]): Promise<Response> {
+  const query = queryOf(c);
+  if (list.length <= LIST_SLICE || query.filter_path !== undefined || query.pretty !== undefined) return send(c, status, { ...head, [key]: list });
+  const parts: string[] = [];
+  for (let at = 0; at < list.length; at += LIST_SLICE) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    parts.push(JSON.stringify(list.slice(at, at + LIST_SLICE)).slice(1, -1));
+  }
+  const start = JSON.stringify(head);
+  return respond(status, `${start.slice(0, -1)}${start.length > 2 ? ',' : ''}${JSON.stringify(key)}:[${parts.join(',')}]}`);
+}
+
+const LIST_SLICE = 1000;
+
 /** A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty` reshape it. */
 export function sendSearch(c: Context, body: SearchResponse): Response {
   if (queryOf(c).filter_path !== undefined || queryOf(c).pretty !== undefined) return send(c, 200, body);

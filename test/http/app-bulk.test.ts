@@ -11,6 +11,25 @@ afterEach(() => t.close());
 
 const source = async (index: string, id: string) => (await t.json('GET', `/${index}/_doc/${id}`)).body._source;
 
+describe('a large bulk', () => {
+  it('answers every item in order, its answer made in slices as at once, and with filter_path', async () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => (i % 5 === 4 ? [{ delete: { _index: 'books', _id: `missing-${i}` } }] : [{ index: { _index: 'books', _id: `b${i}` } }, { pages: i }])).flat();
+    const res = await t.bulk('/_bulk', lines);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['errors', 'took', 'items']);
+    expect(res.body.errors).toBe(false);
+    const items = res.body.items as Record<string, { _id: string; status: number; result: string }>[];
+    expect(items).toHaveLength(2500);
+    items.forEach((item, i) => {
+      const [action, result] = Object.entries(item)[0];
+      expect([action, result._id, result.status]).toEqual(i % 5 === 4 ? ['delete', `missing-${i}`, 404] : ['index', `b${i}`, 201]);
+    });
+    // The same again, trimmed by filter_path: made at once, the same items, now updates.
+    const filtered = await t.bulk('/_bulk?filter_path=items.*.result', lines);
+    expect(filtered.body).toEqual({ items: items.map((item) => (Object.keys(item)[0] === 'index' ? { index: { result: 'updated' } } : { delete: { result: 'not_found' } })) });
+  });
+});
+
 describe('actions', () => {
   it('index, create, update with doc and delete, each with its own result and status', async () => {
     const res = await t.bulk('/_bulk', [

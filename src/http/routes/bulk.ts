@@ -9,7 +9,7 @@ import { isObject } from '../../engine/patterns.ts';
 import { errorBody } from '../error-response.ts';
 import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
-import { send } from '../respond.ts';
+import { sendWithList } from '../respond.ts';
 import { notSupported, tokenName } from '../request-values.ts';
 import { checkWriteParams, refreshPolicy } from '../write-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
@@ -36,11 +36,8 @@ export function bulkRoutes(engine: Engine): Hono {
     const lines = await ndjsonBody(c);
     const ops = parseBulk(lines, c.req.param('index'), queryOf(c).routing);
     const items = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
-    return send(c, 200, {
-      errors: items.some((item) => item instanceof EsError),
-      took: Math.round(performance.now() - started),
-      items: items.map((item, i) => ({ [ops[i].action]: item instanceof EsError ? failedItem(ops[i], item) : item })),
-    });
+    const head = { errors: items.some((item) => item instanceof EsError), took: Math.round(performance.now() - started) };
+    return sendWithList(c, 200, head, 'items', items.map((item, i) => ({ [ops[i].action]: item instanceof EsError ? failedItem(ops[i], item) : item })));
   };
   app.on(['POST', 'PUT'], '/_bulk', bulk);
   app.on(['POST', 'PUT'], '/:index/_bulk', bulk);
