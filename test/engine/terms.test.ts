@@ -1,7 +1,8 @@
 /** Keyword term order: code point order, whichever way the distinct terms are sorted. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareTerms, globalOrdinals, sortedDistinct } from '../../src/engine/terms.ts';
+import { mulberry32 } from '../../bench/lib/data.ts';
+import { compareTerms, globalOrdinals, sortedDistinct, sortedSteps } from '../../src/engine/terms.ts';
 
 /** Code point order stated once more, plainly: compare the arrays of code points. */
 function byCodePoints(a: string, b: string): number {
@@ -21,6 +22,28 @@ describe('sortedDistinct', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('sorts a dictionary of tens of thousands in chunks merged a step at a time, in the same order', () => {
+    const random = mulberry32(20261123);
+    const next = () => random() / 2 ** 32;
+    const word = (beyond: boolean) => {
+      let out = '';
+      const length = 1 + Math.floor(next() * 8);
+      for (let i = 0; i < length; i++) out += beyond && next() < 0.1 ? pick(['😀', 'ｚ', 'é']) : String.fromCharCode(97 + Math.floor(next() * 26));
+      return out;
+    };
+    const pick = (list: string[]) => list[Math.floor(next() * list.length)];
+    for (const beyond of [false, true]) {
+      const terms = Array.from({ length: 30_000 }, () => word(beyond));
+      const steps = sortedSteps([...new Set(terms)]);
+      let yields = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) yields++;
+      // Several chunks, and a merge that went on over several steps.
+      expect(yields).toBeGreaterThan(4);
+      expect(step.value).toEqual([...new Set(terms)].sort(byCodePoints));
+    }
   });
 });
 
