@@ -3,7 +3,7 @@
  * Unicode code point order; JavaScript's `<` compares UTF-16 code units, which differs once
  * surrogate pairs meet characters in U+E000..U+FFFF. {@link compareTerms} is the one rule.
  */
-import type { Steps } from './steps.ts';
+import { finish, type Steps } from './steps.ts';
 
 /** Negative when `a` sorts before `b` in code point (= UTF-8 byte) order. */
 export function compareTerms(a: string, b: string): number {
@@ -20,9 +20,9 @@ function codePointRank(unit: number): number {
   return unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 }
 
-/** The distinct terms, sorted. */
+/** The distinct terms, sorted: {@link sortedSteps} at once (the sort segments use, so tests of this one test theirs). */
 export function sortedDistinct(terms: Iterable<string>): string[] {
-  return sortInPlace([...new Set(terms)]);
+  return finish(sortedSteps([...new Set(terms)]));
 }
 
 /** Sorts terms in code point order, in place (and notes for {@link unitOrderHolds} whether the built-in order was right). */
