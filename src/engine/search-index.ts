@@ -14,6 +14,7 @@ import { runSpec } from './search/runs/sorted-run.ts';
 import { planSort } from './search/sort/plan.ts';
 import { carryOrdinals, ordinalsWarmups } from './search/sort/keyword-key.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
+import type { TermsLineage } from './segments/merge.ts';
 import type { Segment } from './segments/segment.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
 import type { Sources } from './sources.ts';
@@ -350,10 +351,11 @@ export class SearchIndex {
       for (const [n, shard] of this.shards.entries()) {
         if (!shard.wantsMerge) continue;
         const before = this.settings.sort ? new Set(this.segments()) : undefined;
-        if (!(yield* shard.merging())) continue;
+        const segment = yield* shard.merging();
+        if (!segment) continue;
         merged = true;
         this.sources.published(this.uuid, n, shard.snapshot.generation);
-        this.#published(true, before);
+        this.#published(true, before, segment.lineage);
         yield;
       }
     }
@@ -388,9 +390,9 @@ export class SearchIndex {
    * writers told once every shard they wrote to has been sealed since they began waiting (a
    * periodic refresh goes shard by shard: one sealed before a writer came does not count for it).
    */
-  #published(changed: boolean, before: Set<Segment> | undefined): void {
+  #published(changed: boolean, before: Set<Segment> | undefined, lineage?: ReadonlyMap<string, TermsLineage>): void {
     if (changed) {
-      this.#snapshot = this.#takeSnapshot();
+      this.#snapshot = this.#takeSnapshot(lineage);
       if (before) this.#sortNewSegments(before);
       this.#warmOrdinals();
       this.#mergeInPasses();
@@ -468,9 +470,10 @@ export class SearchIndex {
     if (warmups.length > 0) setImmediate(pass).unref();
   }
 
-  #takeSnapshot(): IndexSnapshot {
+  /** After a merge, with the lineage of its keyword columns: ordinals of the parts' terms number the merged ones. */
+  #takeSnapshot(lineage?: ReadonlyMap<string, TermsLineage>): IndexSnapshot {
     // Global ordinals are built from the last snapshot's: a refresh changes a segment or two.
-    return { index: this, shards: this.shards.map((s) => s.snapshot), cache: carryOrdinals(this.#snapshot?.cache) };
+    return { index: this, shards: this.shards.map((s) => s.snapshot), cache: carryOrdinals(this.#snapshot?.cache, lineage) };
   }
 
   #result(id: string, location: DocLocation, result: WriteOutcome, status: number): WriteResult {

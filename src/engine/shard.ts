@@ -12,7 +12,7 @@
 import type { DocValues, IndexFamily } from './mapping.ts';
 import { buildSegment } from './segments/build.ts';
 import { idHash, MAX_TEXT } from './segments/ids.ts';
-import { mergeSegments } from './segments/merge.ts';
+import { mergeSegments, type MergedSegment } from './segments/merge.ts';
 import type { Segment, SegmentDoc } from './segments/segment.ts';
 import { finish, type Steps } from './steps.ts';
 
@@ -74,7 +74,7 @@ interface Sealed {
 /** A merge under way: the pair as it was published when it began, and the documents it keeps of each. */
 interface Merge {
   parts: { segment: Segment; locals: Uint32Array }[];
-  steps: Steps<Segment>;
+  steps: Steps<MergedSegment>;
 }
 
 export class Shard {
@@ -350,18 +350,18 @@ export class Shard {
   /**
    * Merges the adjacent pair of segments holding the fewest live documents, when the shard has more
    * than it keeps, a slice at a time, then publishes the merged segment in their place with the
-   * deletes made meanwhile; whether it published one. Nothing changes when a refresh has dropped
-   * either segment before the merge ends.
+   * deletes made meanwhile; the merged segment if it published one. Nothing changes when a refresh
+   * has dropped either segment before the merge ends.
    */
-  *merging(): Steps<boolean> {
-    if (this.#merge) return false;
+  *merging(): Steps<MergedSegment | undefined> {
+    if (this.#merge) return undefined;
     const merge = this.#planMerge();
-    if (!merge) return false;
+    if (!merge) return undefined;
     this.#merge = merge;
     try {
       for (;;) {
         const step = merge.steps.next();
-        if (step.done) return this.#installMerge(merge, step.value);
+        if (step.done) return this.#installMerge(merge, step.value.segment) ? step.value : undefined;
         yield;
       }
     } finally {

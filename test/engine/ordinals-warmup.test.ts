@@ -2,7 +2,8 @@
  * Sort ordinals warmed after a refresh (search-index.ts, keyword-key.ts): the index numbers its
  * keyword fields' terms a step per pass of the event loop once a snapshot has nothing to build them
  * from, and keyword sorts give the same pages whether they come before the warm-up ends (they finish
- * it), after it, or after later refreshes (they extend it).
+ * it), after it, or after later refreshes (they extend it). A background merge carries the
+ * ordinals through: the snapshot it publishes numbers the merged segment's terms already.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
@@ -43,5 +44,23 @@ describe('sort ordinals warm-up', () => {
       expect(page(name, where.value)[0]).toBe('new');
       await engine.deleteIndices(name);
     }
+  });
+
+  it('are carried through background merges: after one, every dictionary of the snapshot is numbered, and pages stay right', async () => {
+    await engine.createIndex('merges', { settings: { number_of_shards: 1, refresh_interval: -1, max_result_window: 100_000 }, mappings: { properties: { tag: { type: 'keyword' }, n: { type: 'long' } } } });
+    const index = engine.resolveOne('merges');
+    // A keyword sort after each refresh numbers each new segment; the ninth segment starts merges.
+    for (let part = 0; part < 12; part++) {
+      await engine.write(Array.from({ length: 500 }, (_, k) => ({ action: 'index' as const, index: 'merges', id: String(part * 500 + k), source: { tag: tag(part * 500 + k), n: k } })));
+      engine.refresh('merges');
+      page('merges', 0);
+      await index.merged();
+    }
+    const snapshot = index.snapshot();
+    const dictionaries = snapshot.shards[0].segments.map((live) => (live.segment.columns.get('tag') as { terms: readonly string[] }).terms);
+    expect(dictionaries.length).toBeLessThan(12);
+    const carry = snapshot.cache.get('ordinals-carry:tag') as { dictionaries: readonly (readonly string[])[] };
+    for (const dictionary of dictionaries) expect(carry.dictionaries).toContain(dictionary);
+    for (const from of [0, 1_000, 5_990]) expect(page('merges', from)).toEqual(page('merges', from, 'top_k'));
   });
 });

@@ -48,7 +48,7 @@ describe('a shard sealing and merging a slice at a time', () => {
         /** The model: each live id's seq and value, as written (real time) and as the last refresh showed them. */
         let written = new Map<string, { seq: number; value: number }>();
         let shown: string[] = [];
-        let sealing: Steps<void> | undefined, merging: Steps<boolean> | undefined;
+        let sealing: Steps<void> | undefined, merging: Steps<unknown> | undefined;
         let seq = 0, writesSinceMerge = 0;
         const expectShown = () => expect(visible(shard.snapshot)).toEqual(shown);
 

@@ -3,11 +3,13 @@
  * dictionaries, and over a chain of builds each extending the last (segments added and dropped as
  * refreshes and merges do, many new terms in one gap among them), ordinals order terms as code point
  * order does, equal terms share one, maps carried over stay the same arrays, and a term no
- * dictionary holds is placed strictly between its neighbours.
+ * dictionary holds is placed strictly between its neighbours. A merge's lineage numbers the merged
+ * dictionary from its parts' maps, so the next build extends nothing.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { carryOf, OrdinalsWarmup, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from '../../src/engine/search/sort/sort-ordinals.ts';
+import { carriedThroughMerge, carryOf, OrdinalsWarmup, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from '../../src/engine/search/sort/sort-ordinals.ts';
+import type { TermsLineage } from '../../src/engine/segments/merge.ts';
 import { compareTerms, sortedDistinct } from '../../src/engine/terms.ts';
 
 /** Every pair of (term, ordinal) across the dictionaries compares as the terms do. */
@@ -80,6 +82,30 @@ describe('sort ordinals', () => {
         expect(carry.maps).toEqual(sortOrdinals(dictionaries).maps);
         const next = [...dictionaries, ...added];
         expectOrdered(next, sortOrdinals(next, carry), ['', 'z']);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('carried through a merge, number the merged terms as their parts did, and the next build keeps every map', () => {
+    const part = fc.record({ dictionary, keep: fc.array(fc.boolean(), { maxLength: 20 }) });
+    fc.assert(
+      fc.property(fc.array(dictionary, { maxLength: 4 }), part, part, fc.array(term, { maxLength: 4 }), (others, a, b, probes) => {
+        const dictionaries = [...others, a.dictionary, b.dictionary];
+        const carry = carryOf(dictionaries, sortOrdinals(dictionaries));
+        // A merge keeps the terms its kept documents use, some of each part's.
+        const kept = [a, b].map(({ dictionary, keep }) => dictionary.filter((_, x) => keep[x] ?? true));
+        const terms = sortedDistinct(kept.flat());
+        const remaps = [a, b].map(({ dictionary }, p) => Int32Array.from(dictionary, (t) => (kept[p].includes(t) ? terms.indexOf(t) : -1)));
+        const lineage: TermsLineage = { terms, parts: [a.dictionary, b.dictionary], remaps };
+        const through = carriedThroughMerge(carry, lineage)!;
+        const after = [...others, terms];
+        expect(through.dictionaries).toEqual(after);
+        const ordinals = sortOrdinals(after, through);
+        after.forEach((_, d) => expect(ordinals.maps[d]).toBe(through.maps[d]));
+        expectOrdered(after, ordinals, probes);
+        // A carry that did not number both parts carries nothing through.
+        expect(carriedThroughMerge(carryOf(others, sortOrdinals(others)), lineage)).toBeUndefined();
       }),
       { numRuns: 300 },
     );

@@ -15,8 +15,26 @@ export interface MergePart {
   locals: ArrayLike<number>;
 }
 
+/**
+ * Where a merged keyword column's terms came from: per part that had the column, its dictionary and
+ * each of its ordinals' ordinal in the merged one (-1 for a term no kept document uses). Whoever
+ * numbered the parts' terms can number the merged ones from it without comparing a string
+ * (sort-ordinals.ts).
+ */
+export interface TermsLineage {
+  terms: readonly string[];
+  parts: readonly (readonly string[])[];
+  remaps: readonly Int32Array[];
+}
+
+/** A merged segment, and the lineage of each of its keyword columns, by field. */
+export interface MergedSegment {
+  segment: Segment;
+  lineage: ReadonlyMap<string, TermsLineage>;
+}
+
 /** The documents at `locals` of each part, parts in order, as one new segment. */
-export function* mergeSegments(parts: readonly MergePart[]): Steps<Segment> {
+export function* mergeSegments(parts: readonly MergePart[]): Steps<MergedSegment> {
   const n = parts.reduce((sum, part) => sum + part.locals.length, 0);
   const ids = new Array<string>(n);
   const seqs = new Float64Array(n), versions = new Float64Array(n);
@@ -38,8 +56,14 @@ export function* mergeSegments(parts: readonly MergePart[]): Steps<Segment> {
   // A yield between fields too, so that even a small merge goes in a few steps.
   yield;
   const columns = new Map<string, FieldColumn>();
+  const lineage = new Map<string, TermsLineage>();
   for (const [field, kind] of fields) {
-    columns.set(field, kind === 'number' ? yield* mergeNumbers(parts, field, n) : yield* mergeKeywords(parts, field, n));
+    if (kind === 'number') columns.set(field, yield* mergeNumbers(parts, field, n));
+    else {
+      const merged = yield* mergeKeywords(parts, field, n);
+      columns.set(field, merged.column);
+      lineage.set(field, merged.lineage);
+    }
     yield;
   }
   const texts = new Map<string, TextIndex>();
@@ -47,7 +71,7 @@ export function* mergeSegments(parts: readonly MergePart[]): Steps<Segment> {
     texts.set(field, yield* concatTextIndexes(parts.map(({ segment, locals }) => ({ index: segment.texts.get(field), locals })), n));
     yield;
   }
-  return new Segment(yield* buildIdColumn(ids), seqs, versions, columns, routings, texts);
+  return { segment: new Segment(yield* buildIdColumn(ids), seqs, versions, columns, routings, texts), lineage };
 }
 
 function* mergeNumbers(parts: readonly MergePart[], field: string, n: number): Steps<NumberColumn> {
@@ -82,7 +106,7 @@ function* mergeNumbers(parts: readonly MergePart[], field: string, n: number): S
  * The parts' keyword columns as one: the terms the kept documents use, merged from the parts'
  * sorted dictionaries, and each document's ordinals remapped through one integer table per part.
  */
-function* mergeKeywords(parts: readonly MergePart[], field: string, n: number): Steps<KeywordColumn> {
+function* mergeKeywords(parts: readonly MergePart[], field: string, n: number): Steps<{ column: KeywordColumn; lineage: TermsLineage }> {
   const columns = parts.map((p) => p.segment.columns.get(field) as KeywordColumn | undefined);
   // Which of each part's terms a kept document uses.
   const used = columns.map((column) => new Uint8Array(column?.terms.length ?? 0));
@@ -143,5 +167,7 @@ function* mergeKeywords(parts: readonly MergePart[], field: string, n: number): 
       if (i % SLICE === SLICE - 1) yield;
     }
   }
-  return max ? { kind: 'keyword', terms, min, max, several: packSeveral(several, Int32Array) } : { kind: 'keyword', terms, min };
+  const column: KeywordColumn = max ? { kind: 'keyword', terms, min, max, several: packSeveral(several, Int32Array) } : { kind: 'keyword', terms, min };
+  const had = columns.flatMap((c, p) => (c ? [p] : []));
+  return { column, lineage: { terms, parts: had.map((p) => columns[p]!.terms), remaps: had.map((p) => remaps[p]) } };
 }

@@ -13,6 +13,7 @@
  * Ordinals are not consecutive, so a term no segment holds (a `search_after` value, a `missing`
  * stand-in) is placed by {@link SortOrdinals.ordinalOf}: strictly between its neighbours'.
  */
+import type { TermsLineage } from '../../segments/merge.ts';
 import { compareTerms, globalOrdinals, lowerBound, ordinalsMerge, unitOrderHolds } from '../../terms.ts';
 
 /** The room between two neighbouring terms numbered afresh. */
@@ -44,6 +45,25 @@ export function sortOrdinals(dictionaries: readonly (readonly string[])[], carry
 /** What the next build over mostly the same dictionaries extends. */
 export function carryOf(dictionaries: readonly (readonly string[])[], ordinals: SortOrdinals): OrdinalsCarry {
   return { dictionaries, maps: ordinals.maps };
+}
+
+/**
+ * The carry with a merge's parts replaced by the merged dictionary, numbered from the parts' maps:
+ * a merge keeps some of its parts' terms and adds none, so each merged term takes the ordinal its
+ * part gave it. Undefined when the carry did not number every part (the next build places the
+ * merged terms among the old ones instead).
+ */
+export function carriedThroughMerge(carry: OrdinalsCarry, lineage: TermsLineage): OrdinalsCarry | undefined {
+  const at = lineage.parts.map((part) => carry.dictionaries.indexOf(part));
+  if (at.some((d) => d < 0)) return undefined;
+  const map = new Float64Array(lineage.terms.length);
+  at.forEach((d, p) => {
+    const from = carry.maps[d], remap = lineage.remaps[p];
+    for (let ord = 0; ord < remap.length; ord++) if (remap[ord] >= 0) map[remap[ord]] = from[ord];
+  });
+  const gone = new Set(at);
+  const kept = (_: unknown, d: number) => !gone.has(d);
+  return { dictionaries: [...carry.dictionaries.filter(kept), lineage.terms], maps: [...carry.maps.filter(kept), map] };
 }
 
 function afresh(dictionaries: readonly (readonly string[])[]): Float64Array[] {
