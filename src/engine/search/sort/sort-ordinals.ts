@@ -50,12 +50,20 @@ export function carryOf(dictionaries: readonly (readonly string[])[], ordinals: 
 /**
  * The carry with a merge's parts replaced by the merged dictionary, numbered from the parts' maps:
  * a merge keeps some of its parts' terms and adds none, so each merged term takes the ordinal its
- * part gave it. Undefined when the carry did not number every part (the next build places the
- * merged terms among the old ones instead).
+ * part gave it. A part the carry does not number (a segment a refresh published and a merge took
+ * before any keyword sort) is numbered first, among the carry's terms, as a build would: that costs
+ * what the part holds, where placing the whole merged dictionary costs what both hold. Undefined when
+ * that part cannot be placed (the next build numbers the merged terms itself).
  */
 export function carriedThroughMerge(carry: OrdinalsCarry, lineage: TermsLineage): OrdinalsCarry | undefined {
+  const unknown = lineage.parts.filter((part) => !carry.dictionaries.includes(part));
+  if (unknown.length > 0) {
+    const dictionaries = [...carry.dictionaries, ...unknown];
+    const maps = extended(dictionaries, carry);
+    if (!maps) return undefined;
+    carry = { dictionaries, maps };
+  }
   const at = lineage.parts.map((part) => carry.dictionaries.indexOf(part));
-  if (at.some((d) => d < 0)) return undefined;
   const map = new Float64Array(lineage.terms.length);
   at.forEach((d, p) => {
     const from = carry.maps[d], remap = lineage.remaps[p];
