@@ -6,7 +6,10 @@
 import { WasmKernels, wasmModule } from '../core/index.ts';
 import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
-import { checkIndexName, resolveExpression, type IndicesOptions } from './index-names.ts';
+import { checkIndexName, resolveExpression, resolveWithAliases, type IndicesOptions } from './index-names.ts';
+import type { AliasAction, AliasProps } from './aliases/alias.ts';
+import { checkAliasName, planAliasActions, type AliasActionResult } from './aliases/actions.ts';
+import { aliasNames, indexRouting, searchReach, singleIndexOf, writeIndexOf } from './aliases/requests.ts';
 import { MemoryBreaker } from './breakers/memory-breaker.ts';
 import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
 import { isObject } from './patterns.ts';
@@ -108,6 +111,11 @@ export class Engine {
       indexFor: (op) => {
         const index = this.#indices.get(op.index);
         if (index) return { index, created: false };
+        const aliased = this.#aliasIndices(op.index);
+        if (aliased) {
+          const target = writeIndexOf(op.index, aliased);
+          return { index: target, created: false, routing: indexRouting(op.index, target.aliases.get(op.index), op.routing) };
+        }
         if (op.action === 'delete') return { index: this.resolveOne(op.index), created: false };
         return { index: this.#autoCreate(op.index), created: true };
       },
@@ -136,25 +144,79 @@ export class Engine {
 
   /** The indices an expression names (see index-names.ts); throws 404 for a missing concrete name unless the options allow it. */
   resolve(expression?: string, options?: IndicesOptions): SearchIndex[] {
-    return resolveExpression(expression, [...this.#indices.keys()], options).map((n) => this.#indices.get(n)!);
+    return resolveExpression(expression, [...this.#indices.keys()], options, aliasNames(this.#indices.values())).map((n) => this.#indices.get(n)!);
+  }
+
+  /** The indices carrying the alias, sorted by name; undefined when no index does. */
+  #aliasIndices(alias: string): SearchIndex[] | undefined {
+    const indices = this.indices().filter((index) => index.aliases.has(alias));
+    return indices.length > 0 ? indices : undefined;
+  }
+
+  /**
+   * What a search over the expression reads: each index's snapshot, its shards limited by the
+   * routing (the request's, and its aliases' search routing), and the filter of the aliases it was
+   * reached through (aliases/requests.ts).
+   */
+  #searchTargets(expression: string | undefined, routing: string | undefined, scope: SearchScope): IndexSnapshot[] {
+    const resolved = resolveWithAliases(expression, [...this.#indices.keys()], scope.indices, aliasNames(this.#indices.values()));
+    return [...resolved].map(([name, ways]) => {
+      const index = this.#indices.get(name)!;
+      const reach = searchReach(index, ways, routing);
+      const target = routed(index.snapshot(), reach.routing, scope.shards);
+      return reach.filter ? { ...target, filter: reach.filter } : target;
+    });
+  }
+
+  /**
+   * `POST /_aliases`: the actions checked together, then applied together and made durable;
+   * `remove_index` actions delete their indices after. Each action's result (404 for a `remove`
+   * that found nothing, when `must_exist` did not ask for the whole request to fail).
+   */
+  async updateAliases(actions: readonly AliasAction[]): Promise<AliasActionResult[]> {
+    const changes = planAliasActions(actions, {
+      resolveIndices: (expression) => resolveExpression(expression, [...this.#indices.keys()]).map((n) => this.#indices.get(n)!),
+      indexNamed: (name) => this.#indices.get(name),
+    });
+    const before = new Map([...changes.changed].map((index) => [index, new Map(index.aliases)]));
+    changes.apply();
+    try {
+      await Promise.all([...changes.changed].map((index) => this.store.putIndex(index.meta())));
+    } catch (error) {
+      // Not durable, so not done.
+      for (const [index, aliases] of before) {
+        index.aliases.clear();
+        for (const [alias, props] of aliases) index.aliases.set(alias, props);
+      }
+      throw storageFailure(error, [...changes.changed][0]?.name ?? '_all');
+    }
+    if (changes.removed.length > 0) await this.deleteIndices(changes.removed.map((index) => index.name).join(','));
+    return changes.results;
   }
 
   has(name: string): boolean {
     return this.#indices.has(name);
   }
 
-  async createIndex(name: string, body: unknown = {}): Promise<SearchIndex> {
+  /**
+   * Creates an index from ES's body (`settings`, `mappings`); `aliases` as the HTTP layer parsed the
+   * body's (their filters are query DSL), which then must not be in the body itself.
+   */
+  async createIndex(name: string, body: unknown = {}, aliases: ReadonlyMap<string, AliasProps> = new Map()): Promise<SearchIndex> {
     checkIndexName(name);
     const existing = this.#indices.get(name);
     if (existing) {
       throw badRequest('resource_already_exists_exception', `index [${name}/${existing.uuid}] already exists`, { index_uuid: existing.uuid, index: name });
     }
+    if (this.#aliasIndices(name)) throw badRequest('invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`, { 'index_uuid': '_na_', index: name });
     if (!isObject(body)) throw badRequest('parsing_exception', 'request body must be an object');
-    const { settings, mappings, aliases, ...rest } = body;
+    const { settings, mappings, aliases: unparsed, ...rest } = body;
     const unknown = Object.keys(rest);
     if (unknown.length) throw badRequest('parsing_exception', `unknown key [${unknown[0]}] for create index`);
-    if (aliases !== undefined && isObject(aliases) && Object.keys(aliases).length) throw illegalArgument('aliases are not supported by deeppage yet');
+    if (unparsed !== undefined && isObject(unparsed) && Object.keys(unparsed).length) throw illegalArgument('aliases must be parsed before the index is created');
+    for (const alias of aliases.keys()) checkAliasName(alias, { indexNamed: (n) => (n === name ? ({} as SearchIndex) : this.#indices.get(n)) });
     const index = SearchIndex.create(name, { settings, mappings }, this.runs, this.sources);
+    for (const [alias, props] of aliases) index.aliases.set(alias, props);
     this.#indices.set(name, index);
     try {
       await this.store.putIndex(index.meta());
@@ -272,6 +334,7 @@ export class Engine {
    */
   get(indexName: string, id: string, routing?: string, { realtime = true, refresh = false } = {}): { index: SearchIndex; shard: number; seq: number; doc: StoredDoc } | undefined {
     const index = this.resolveOne(indexName);
+    routing = this.#documentRouting(indexName, index, routing);
     // ES's `refresh=true` refreshes the document's shard first.
     if (refresh) index.refresh([index.shardOf(id, routing).number]);
     const found = realtime ? index.location(id, routing) : index.refreshedLocation(id, routing);
@@ -280,10 +343,18 @@ export class Engine {
     return doc && { index, shard: found.shard.number, seq: found.location.seq, doc };
   }
 
+  /** The index a request on one document names: an index, or an alias of one index only. */
   resolveOne(name: string): SearchIndex {
+    const aliased = this.#indices.has(name) ? undefined : this.#aliasIndices(name);
+    if (aliased) return singleIndexOf(name, aliased);
     const [index] = this.resolve(name);
     if (!index) throw indexNotFound(name);
     return index;
+  }
+
+  /** A request on one document through an alias takes the alias's index routing. */
+  #documentRouting(name: string, index: SearchIndex, routing: string | undefined): string | undefined {
+    return index.name === name ? routing : indexRouting(name, index.aliases.get(name), routing);
   }
 
   /**
@@ -293,7 +364,7 @@ export class Engine {
    */
   search(expression: string | undefined, request: SearchRequest, routing?: string, scope: SearchScope = {}): SearchResponse {
     if (request.pit) return this.cursors.searchPit(request.pit.id, request.pit.keepAliveMs, withPitTiebreaker(request), this.#run);
-    const targets = this.resolve(expression, scope.indices).map((index) => routed(index.snapshot(), routing, scope.shards));
+    const targets = this.#searchTargets(expression, routing, scope);
     if (request.scroll !== undefined) return this.cursors.startScroll(targets, request, request.scroll, this.#run);
     return this.#run(targets, request);
   }
@@ -308,7 +379,7 @@ export class Engine {
    * now. `capped: false` for the node's own readers, which users' cap does not limit.
    */
   openPointInTime(expression: string, keepAliveMs: number, routing?: string, capped = true, scope: SearchScope = {}): { id: string; _shards: { total: number; successful: number; skipped: number; failed: number } } {
-    const targets = this.resolve(expression, scope.indices).map((index) => routed(index.snapshot(), routing, scope.shards));
+    const targets = this.#searchTargets(expression, routing, scope);
     const id = this.cursors.openPit(targets, keepAliveMs, capped);
     const shards = targets.reduce((n, target) => n + target.shards.length, 0);
     return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
@@ -318,7 +389,7 @@ export class Engine {
 
   /** `_count`: the search's total, counted exactly, over the shards the routing picks. */
   count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string, minScore?: number, scope: SearchScope = {}): { count: number; shards: number } {
-    const targets = this.resolve(expression, scope.indices).map((index) => routed(index.snapshot(), routing, scope.shards));
+    const targets = this.#searchTargets(expression, routing, scope);
     const { hits, _shards } = this.#run(targets, searchRequest({ query, size: 0, trackTotalHits: true, minScore }));
     const total = hits.total;
     return { count: typeof total === 'number' ? total : (total?.value ?? 0), shards: _shards.total };
@@ -397,7 +468,9 @@ export class Engine {
 function routed(snapshot: IndexSnapshot, routing: string | undefined, only?: readonly number[]): IndexSnapshot {
   if (routing === undefined && only === undefined) return snapshot;
   const { settings } = snapshot.index;
-  const shards = routing === undefined ? undefined : new Set(routing.split(',').map((r) => shardFor(r, snapshot.shards.length, settings.numberOfRoutingShards)));
+  // An empty routing (an alias's search routing that the request's excludes) routes to no shard.
+  const values = routing === undefined ? undefined : routing === '' ? [] : routing.split(',');
+  const shards = values === undefined ? undefined : new Set(values.map((r) => shardFor(r, snapshot.shards.length, settings.numberOfRoutingShards)));
   const picked = snapshot.shards.filter((s) => (shards === undefined || shards.has(s.shard)) && (only === undefined || only.includes(s.shard)));
   return { index: snapshot.index, shards: picked, cache: new Map() };
 }

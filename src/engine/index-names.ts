@@ -45,31 +45,58 @@ export const STRICT_EXPAND_OPEN: Readonly<IndicesOptions> = Object.freeze({ igno
  * A missing concrete name is a 404 unless `ignoreUnavailable`; a wildcard that matches nothing is one
  * only without `allowNoIndices`.
  */
-export function resolveExpression(expression: string | undefined, names: readonly string[], options: Readonly<IndicesOptions> = STRICT_EXPAND_OPEN): string[] {
-  const expands = (name: string, pattern: string) => options.expandOpen && (options.expandHidden || !name.startsWith('.') || pattern.startsWith('.'));
+export function resolveExpression(expression: string | undefined, names: readonly string[], options: Readonly<IndicesOptions> = STRICT_EXPAND_OPEN, aliases?: AliasNames): string[] {
+  return [...resolveWithAliases(expression, names, options, aliases).keys()];
+}
+
+/** Alias name → the indices that carry it, and whether the alias is hidden. */
+export type AliasNames = ReadonlyMap<string, { indices: readonly string[]; hidden: boolean }>;
+
+/**
+ * {@link resolveExpression}, with the ways each index was reached: `null` for by its own name (or a
+ * wildcard over index names), else the alias's name. Wildcards match alias names too, as
+ * Elasticsearch's do (hidden aliases only when hidden ones are asked for); an exclusion drops the
+ * indices it names and those of the aliases it names. Sorted by index name.
+ */
+export function resolveWithAliases(expression: string | undefined, names: readonly string[], options: Readonly<IndicesOptions> = STRICT_EXPAND_OPEN, aliases: AliasNames = new Map()): Map<string, Set<string | null>> {
+  const expands = (name: string, pattern: string, hidden = name.startsWith('.')) => options.expandOpen && (options.expandHidden || !hidden || pattern.startsWith('.'));
   const all = expression === undefined || expression === '' || expression === '_all';
-  const chosen = new Set<string>();
+  const chosen = new Map<string, Set<string | null>>();
+  const choose = (index: string, via: string | null) => {
+    let ways = chosen.get(index);
+    if (!ways) chosen.set(index, (ways = new Set()));
+    ways.add(via);
+  };
+  const drop = (pattern: (name: string) => boolean) => {
+    for (const name of [...chosen.keys()]) if (pattern(name)) chosen.delete(name);
+    for (const [alias, { indices }] of aliases) if (pattern(alias)) for (const name of indices) chosen.delete(name);
+  };
   for (const part of all ? ['*'] : expression.split(',')) {
     if (part === '_all' || part.includes('*')) {
       if (part.startsWith('-') && chosen.size > 0) {
         const pattern = globPattern(part.slice(1));
-        for (const n of [...chosen]) if (pattern.test(n)) chosen.delete(n);
+        drop((name) => pattern.test(name));
         continue;
       }
       const pattern = globPattern(part === '_all' ? '*' : part);
       const matched = names.filter((n) => pattern.test(n) && expands(n, part));
-      if (matched.length === 0 && !options.allowNoIndices && !all) throw indexNotFound(part);
-      matched.forEach((n) => chosen.add(n));
+      // `_all` means every index, not what aliases add to them.
+      const viaAliases = part === '_all' || all ? [] : [...aliases].filter(([alias, { hidden }]) => pattern.test(alias) && expands(alias, part, hidden));
+      if (matched.length === 0 && viaAliases.length === 0 && !options.allowNoIndices && !all) throw indexNotFound(part);
+      matched.forEach((n) => choose(n, null));
+      for (const [alias, { indices }] of viaAliases) for (const n of indices) choose(n, alias);
     } else if (part.startsWith('-') && chosen.size > 0) {
-      chosen.delete(part.slice(1));
+      drop((name) => name === part.slice(1));
     } else if (names.includes(part)) {
-      chosen.add(part);
+      choose(part, null);
+    } else if (aliases.has(part)) {
+      for (const n of aliases.get(part)!.indices) choose(n, part);
     } else if (!options.ignoreUnavailable) {
       throw indexNotFound(part);
     }
   }
   if (chosen.size === 0 && !options.allowNoIndices) throw noIndices(all ? '_all' : expression);
-  return [...chosen].sort();
+  return new Map([...chosen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** ES's 404 when a whole expression resolves to nothing and that is not allowed. */

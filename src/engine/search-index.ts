@@ -3,6 +3,7 @@
  * writes that make them durable; the engine acknowledges only after storage has them on disk.
  */
 import { randomUUID } from 'node:crypto';
+import { aliasFromStored, storedAlias, type AliasProps, type StoredAlias } from './aliases/alias.ts';
 import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from './errors.ts';
 import { indexFamily, Mappings, sortFamily, type DocValues, type FieldMapping } from './mapping.ts';
@@ -13,6 +14,7 @@ import type { RunCache } from './search/runs/run-cache.ts';
 import { runSpec } from './search/runs/sorted-run.ts';
 import { planSort } from './search/sort/plan.ts';
 import { carryOrdinals, ordinalsWarmups } from './search/sort/keyword-key.ts';
+import type { Query } from './query/query.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
 import type { TermsLineage } from './segments/merge.ts';
 import type { Segment } from './segments/segment.ts';
@@ -31,6 +33,8 @@ const SEAL_AT_ONCE = 512;
 export interface IndexSnapshot {
   index: SearchIndex;
   shards: readonly ShardSnapshot[];
+  /** Reached through aliases with filters only: the documents a search may see here (their filters, or'ed). */
+  filter?: Query;
   /** Per-snapshot caches (global ordinals), dropped with the snapshot. */
   cache: Map<string, unknown>;
 }
@@ -67,6 +71,8 @@ export interface Planned {
 
 export class SearchIndex {
   readonly shards: Shard[];
+  /** The aliases the index carries (part of its metadata, as in Elasticsearch); the engine changes them. */
+  readonly aliases = new Map<string, AliasProps>();
   #snapshot: IndexSnapshot;
   #timer: NodeJS.Timeout | undefined;
   /** Deleted or shut down: a write still committing must not seal segments nobody will drop. */
@@ -113,6 +119,7 @@ export class SearchIndex {
   static fromMeta(meta: IndexMeta, runs: RunCache, sources: Sources): SearchIndex {
     const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings, false), runs, sources);
     meta.seqs?.forEach((seq, n) => index.shards[n]?.continueAfter(seq));
+    for (const [alias, stored] of Object.entries(meta.aliases ?? {})) index.aliases.set(alias, aliasFromStored(stored as StoredAlias));
     return index;
   }
 
@@ -124,6 +131,7 @@ export class SearchIndex {
       settings: { ...this.settings },
       mappings: (this.#plannedMappings ?? this.mappings).toJSON(),
       seqs: this.shards.map((s) => s.maxSeq),
+      ...(this.aliases.size > 0 && { aliases: Object.fromEntries([...this.aliases].map(([alias, props]) => [alias, storedAlias(props)])) }),
     };
   }
 

@@ -15,6 +15,7 @@ import { dotSegmentError } from './dot-segments.ts';
 import { toEsError } from './error-response.ts';
 import { BODY_LIMIT, bodyTooLarge, incomingOf } from './request-body.ts';
 import { sendError } from './respond.ts';
+import { aliasRoutes } from './routes/aliases.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { clusterRoutes } from './routes/cluster.ts';
 import { cursorRoutes } from './routes/cursors.ts';
@@ -78,6 +79,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   app.route('/', clusterRoutes(engine, clusterName));
   app.route('/', bulkRoutes(engine));
   app.route('/', cursorRoutes(engine));
+  app.route('/', aliasRoutes(engine));
   app.route('/', searchRoutes(engine));
   app.route('/', statsRoutes(engine, clusterName));
   app.route('/', tasksRoutes(engine.tasks));

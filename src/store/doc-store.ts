@@ -40,6 +40,8 @@ export interface IndexMeta {
   mappings: Record<string, unknown>;
   /** Per shard, the highest sequence number handed out (deletes take one but store no document). */
   seqs?: number[];
+  /** The index's aliases (src/engine/aliases/alias.ts `StoredAlias`), by name. */
+  aliases?: Record<string, unknown>;
 }
 
 export type DocWrite =

@@ -62,7 +62,8 @@ type ReadAs = { map?: Column; offset?: number };
 type OrderKey = { clause: { order: 'asc' | 'desc' }; source?: SortKeySource; score: boolean };
 
 export function queryPage(request: QueryPageRequest, segments: readonly SegmentRef[], targets: readonly IndexSnapshot[], plan: SortPlan, runs: RunCache): QueryPage {
-  const { query, scored, minScore, from, size, after } = request;
+  const { scored, minScore, from, size, after } = request;
+  const query = request.query;
   const want = from + size;
   // The order: the plan's clauses, `_score` ones included as real keys; `_score` descending when none.
   const keys: OrderKey[] = plan.clauses.length > 0 ? plan.clauses.map(({ clause, source }) => ({ clause, source, score: isScore(clause) })) : [{ clause: { order: 'desc' }, score: true }];
@@ -73,10 +74,14 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const scoring = scored || scoreAt >= 0 || minScore !== undefined;
   // Where a query run keeps scores: its `_score` key, or one more array after the keys.
   const runScoreKey = scoreAt >= 0 ? scoreAt : scored ? keys.length : undefined;
-  const cacheKey = request.paging === 'sorted_runs' && !readsNow(query) ? queryRunKey(keys, scored, minScore, query) : undefined;
+  // Per target: the query, with the filter of the aliases it was reached through, and its runs' key.
+  const perTarget = targets.map((target) => {
+    const q: Query = target.filter ? { kind: 'bool', must: [query], filter: [target.filter], should: [], mustNot: [], boost: 1 } : query;
+    return { query: q, cacheKey: request.paging === 'sorted_runs' && !readsNow(q) ? queryRunKey(keys, scored, minScore, q) : undefined };
+  });
 
   const now = Date.now();
-  const search: QuerySearch = { query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging };
+  const searches = perTarget.map(({ query }): QuerySearch => ({ query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging }));
   const inputs: MergeInput[] = [];
   let total = 0, maxScore = -Infinity, skipped = 0;
   // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
@@ -86,6 +91,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   for (const segment of segments) {
     const { live } = segment;
     const target = targets[segment.target];
+    const { query, cacheKey } = perTarget[segment.target];
     const shard = target.shards.find((s) => s.shard === segment.shard)!;
     // Keys read as stored (numbers, scores) need nothing per segment.
     const readAs = plan.asStored ? stored : keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
@@ -109,7 +115,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       total += matchCount(matches);
       if (scored && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
       if (size === 0) continue;
-      const found = collect(search, segment, context, matches, key, readAs);
+      const found = collect(searches[segment.target], segment, context, matches, key, readAs);
       if (found instanceof SortedRun) run = found;
       else {
         if (found) inputs.push(found);

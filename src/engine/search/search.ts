@@ -66,8 +66,9 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   }
 
   const { query } = request;
-  // match_all without `min_score` pages the segments' own runs; other queries their matches (query-page.ts).
-  const usesQueryPage = query.kind !== 'match_all' || request.minScore !== undefined;
+  // match_all without `min_score` pages the segments' own runs; other queries their matches
+  // (query-page.ts), and so does match_all over an index an alias filters.
+  const usesQueryPage = query.kind !== 'match_all' || request.minScore !== undefined || targets.some((target) => target.filter);
   // A query's page reads its own sort values, scores included; match_all's, the runs'.
   const after = request.after && searchAfter(request.after, plan, from, targets, !usesQueryPage);
   const { segments, liveCount } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
@@ -116,9 +117,10 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
 /** The shards of a slice, as snapshots of their own, kept with each snapshot so that a slice's batches share their caches. */
 function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; max: number }): IndexSnapshot[] {
   return targets.map((target) => {
-    const key = `slice:${id}/${max}`;
+    // A filtered target shares its snapshot's cache: its slices are its own.
+    const key = `slice:${id}/${max}${target.filter ? ` ${JSON.stringify(target.filter)}` : ''}`;
     let slice = target.cache.get(key) as IndexSnapshot | undefined;
-    if (!slice) target.cache.set(key, (slice = { index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map() }));
+    if (!slice) target.cache.set(key, (slice = { index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map(), ...(target.filter && { filter: target.filter }) }));
     return slice;
   });
 }

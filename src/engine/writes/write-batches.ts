@@ -33,8 +33,11 @@ export interface CommittingBatch {
 }
 
 export interface BatchTargets {
-  /** The index a write goes to, created (and reported) if the write may create it. */
-  indexFor(op: WriteOp): { index: SearchIndex; created: boolean };
+  /**
+   * The index a write goes to, created (and reported) if the write may create it; `routing` when an
+   * alias the write names gives the routing (writes through aliases).
+   */
+  indexFor(op: WriteOp): { index: SearchIndex; created: boolean; routing?: string };
   /** A created index whose creation failed to become durable: it goes. */
   forget(index: SearchIndex): void;
   /** Every index, for discarding what was planned. */
@@ -74,7 +77,7 @@ export class WriteBatches {
           this.#created.add(index);
           metas.add(index);
         }
-        const planned = this.#plan(index, op, batch);
+        const planned = this.#plan(index, target.routing === undefined ? op : { ...op, routing: target.routing }, batch);
         // Deletes take sequence numbers that only the metadata records.
         if (planned.fields || op.action === 'delete') metas.add(index);
         plans.push({ index, planned });

@@ -1,6 +1,9 @@
 /** Index management: create, read, delete, mappings, settings, refresh. */
 import { Hono, type Context } from 'hono';
+import { shownAlias } from '../../engine/aliases/alias.ts';
 import type { Engine } from '../../engine/engine.ts';
+import { isObject } from '../../engine/patterns.ts';
+import { parseCreateAliases } from '../alias-body.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import { STRICT_EXPAND_OPEN } from '../../engine/index-names.ts';
 import { flatSettings, renderSettings } from '../../engine/settings.ts';
@@ -107,19 +110,27 @@ export function indexRoutes(engine: Engine): Hono {
   app.put('/:index', async (c) => {
     const query = checkParams(c, CREATE_PARAMS);
     if (query.wait_for_active_shards !== undefined) activeShardCount(query.wait_for_active_shards);
-    const index = await engine.createIndex(c.req.param('index'), (await jsonBody(c)) ?? {});
+    const body = (await jsonBody(c)) ?? {};
+    // Alias filters are query DSL: parsed here, where the DSL is read.
+    const { aliases, ...rest } = isObject(body) ? body : { aliases: undefined };
+    const index = await engine.createIndex(c.req.param('index'), isObject(body) ? rest : body, parseCreateAliases(aliases));
     return send(c, 200, { acknowledged: true, shards_acknowledged: true, index: index.name });
   });
   app.get('/:index', (c) => {
     const query = checkParams(c, READ_PARAMS);
     const indices = engine.resolve(c.req.param('index'), indicesOptions(query));
-    return send(c, 200, Object.fromEntries(indices.map((i) => [i.name, { aliases: {}, mappings: i.mappings.toJSON(), settings: settingsShown(query, i) }])));
+    return send(c, 200, Object.fromEntries(indices.map((i) => [i.name, { aliases: aliasesShown(i), mappings: i.mappings.toJSON(), settings: settingsShown(query, i) }])));
   });
   app.delete('/:index', async (c) => {
     await engine.deleteIndices(c.req.param('index'), indicesOptions(checkParams(c, DELETE_PARAMS)));
     return send(c, 200, { acknowledged: true });
   });
   return app;
+}
+
+/** An index's aliases as `GET /{index}` shows them, by name. */
+function aliasesShown(index: SearchIndex): Record<string, unknown> {
+  return Object.fromEntries([...index.aliases].sort(([a], [b]) => (a < b ? -1 : 1)).map(([alias, props]) => [alias, shownAlias(props)]));
 }
 
 function settingsOf(index: SearchIndex) {

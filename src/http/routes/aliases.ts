@@ -1,0 +1,108 @@
+/**
+ * Index aliases: `POST /_aliases` (actions applied together), `PUT|POST /{index}/_alias(es)/{name}`,
+ * `DELETE /{index}/_alias(es)/{name}`, and reading them with `GET|HEAD /_alias[/{name}]` and
+ * `/{index}/_alias[/{name}]`. What aliases do to searches and writes is the engine's
+ * (src/engine/aliases/).
+ */
+import { Hono, type Context } from 'hono';
+import type { AliasAction } from '../../engine/aliases/alias.ts';
+import { shownAlias } from '../../engine/aliases/alias.ts';
+import { aliasesMissing } from '../../engine/aliases/actions.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { globPattern } from '../../engine/patterns.ts';
+import type { SearchIndex } from '../../engine/search-index.ts';
+import { timeValueMs } from '../../engine/time-value.ts';
+import { parseAliasActions, parseAliasProps } from '../alias-body.ts';
+import { errorBody } from '../error-response.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
+import { jsonBody } from '../request-body.ts';
+import { booleanParam, commaList } from '../request-values.ts';
+import { queryOf, pathOf } from '../request-uri.ts';
+import { send } from '../respond.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+
+/** This node is the elected master: `master_timeout` and `timeout` are checked and change nothing. */
+const CHANGE_PARAMS = new Set([...RESPONSE_PARAMS, 'master_timeout', 'timeout']);
+const READ_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, 'local', 'master_timeout']);
+
+function checkParams(c: Context, known: ReadonlySet<string>): Record<string, string | undefined> {
+  const query = queryOf(c);
+  checkParamNames(query, pathOf(c), known);
+  for (const name of ['master_timeout', 'timeout']) if (query[name] !== undefined) timeValueMs(name, query[name]!);
+  if (query.local !== undefined) booleanParam(query.local);
+  return query;
+}
+
+export function aliasRoutes(engine: Engine): Hono {
+  const app = new Hono();
+
+  const update = async (c: Context, actions: AliasAction[]) => {
+    const results = await engine.updateAliases(actions);
+    const failed = results.some((result) => result.error);
+    if (!failed) return send(c, 200, { acknowledged: true, errors: false });
+    const shown = results.map(({ action, status, error }) => ({ action, status, error: error && errorBody(error).error }));
+    return send(c, 200, { acknowledged: true, errors: true, action_results: shown });
+  };
+
+  app.post('/_aliases', async (c) => {
+    checkParams(c, CHANGE_PARAMS);
+    return update(c, parseAliasActions(await jsonBody(c)));
+  });
+
+  const put = async (c: Context) => {
+    checkParams(c, CHANGE_PARAMS);
+    const props = parseAliasProps(await jsonBody(c), c.req.param('name'));
+    return update(c, [{ type: 'add', indices: commaList(c.req.param('index')!), aliases: commaList(c.req.param('name')!), props }]);
+  };
+  for (const path of ['/:index/_alias/:name', '/:index/_aliases/:name']) {
+    app.put(path, put);
+    app.post(path, put);
+    app.delete(path, async (c) => {
+      checkParams(c, CHANGE_PARAMS);
+      // ES's delete-alias fails as a whole when nothing matched.
+      await engine.updateAliases([{ type: 'remove', indices: commaList(c.req.param('index')!), aliases: commaList(c.req.param('name')!), mustExist: true }]);
+      return send(c, 200, { acknowledged: true, errors: false });
+    });
+  }
+
+  const read = (c: Context) => {
+    const query = checkParams(c, READ_PARAMS);
+    const index = c.req.param('index');
+    const names = c.req.param('name');
+    const indices = engine.resolve(index, indicesOptions(query));
+    return aliasesAnswer(c, indices, names === undefined ? undefined : commaList(names), index !== undefined);
+  };
+  for (const path of ['/_alias', '/_alias/:name', '/:index/_alias', '/:index/_alias/:name']) {
+    app.get(path, read);
+    app.on('HEAD', path, read);
+  }
+  return app;
+}
+
+/**
+ * `GET _alias`: per index, the aliases asked for that it carries. Indices named in the path are
+ * listed even without one; with alias names, only indices that carry one. Names asked for that no
+ * index carries make a 404 whose body is ES's own (`{"error": "alias [x] missing", "status": 404}`),
+ * beside what was found.
+ */
+function aliasesAnswer(c: Context, indices: readonly SearchIndex[], names: readonly string[] | undefined, indexNamed: boolean): Response {
+  const all = names === undefined || names.includes('_all') || names.includes('*');
+  const patterns = all ? [] : names.map((name) => ({ name, pattern: globPattern(name) }));
+  const seen = new Set<string>();
+  const body: Record<string, unknown> = {};
+  for (const index of indices) {
+    const shown: Record<string, unknown> = {};
+    for (const [alias, props] of [...index.aliases].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const matching = all ? [] : patterns.filter(({ pattern }) => pattern.test(alias));
+      if (!all && matching.length === 0) continue;
+      for (const { name } of matching) seen.add(name);
+      shown[alias] = shownAlias(props);
+    }
+    if (Object.keys(shown).length > 0 || (all && (indexNamed || names === undefined))) body[index.name] = { aliases: shown };
+  }
+  const missing = all ? [] : names.filter((name) => !name.includes('*') && !seen.has(name));
+  if (missing.length === 0) return send(c, 200, body);
+  const error = aliasesMissing(missing);
+  const reason = missing.length === 1 ? `alias [${missing[0]}] missing` : error.reason;
+  return send(c, 404, { error: reason, status: 404, ...body });
+}

@@ -1,0 +1,158 @@
+/**
+ * Index aliases over HTTP (src/http/routes/aliases.ts, src/engine/aliases/): creating, reading and
+ * removing them as Elasticsearch does, and what they do to searches (filters, search routing,
+ * several indices) and to writes and single-document requests (the write index, index routing).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/engine/engine.ts';
+import { createApp } from '../../src/http/app.ts';
+import { DocStore } from '../../src/store/doc-store.ts';
+import { tempDir } from '../engine/helpers.ts';
+import { expectError, ids, testApp, type TestApp } from './app-helpers.ts';
+
+describe('index aliases', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = testApp();
+    for (const name of ['logs-1', 'logs-2']) {
+      await t.createIndex(name, { number_of_shards: 2 }, { properties: { level: { type: 'keyword' }, n: { type: 'long' } } });
+      const lines = Array.from({ length: 10 }, (_, i) => [{ index: { _index: name, _id: `${name}-${i}` } }, { level: i % 2 ? 'error' : 'info', n: i }]).flat();
+      expect((await t.bulk('/_bulk', lines, '?refresh=true')).body.errors).toBe(false);
+    }
+  });
+  afterAll(() => t.close());
+
+  const search = (path: string, body: unknown = { size: 100, sort: [{ n: 'asc' }] }) => t.json('POST', path, body);
+
+  it('are added, read and removed one at a time', async () => {
+    expect((await t.json('PUT', '/logs-1/_alias/one')).body).toEqual({ acknowledged: true, errors: false });
+    expect((await t.json('GET', '/_alias/one')).body).toEqual({ 'logs-1': { aliases: { one: {} } } });
+    expect((await t.json('GET', '/logs-1/_alias')).body).toEqual({ 'logs-1': { aliases: { one: {} } } });
+    expect((await t.json('GET', '/logs-2/_alias')).body).toEqual({ 'logs-2': { aliases: {} } });
+    expect((await t.json('GET', '/logs-1')).body['logs-1'].aliases).toEqual({ one: {} });
+    expect((await t.json('HEAD', '/_alias/one')).status).toBe(200);
+    expect((await t.json('DELETE', '/logs-1/_alias/one')).body).toEqual({ acknowledged: true, errors: false });
+    const missing = await t.json('GET', '/_alias/one');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'alias [one] missing', status: 404 });
+    expect((await t.json('HEAD', '/_alias/one')).status).toBe(404);
+    expectError(await t.json('DELETE', '/logs-1/_alias/one'), 404, 'aliases_not_found_exception', 'aliases [one] missing');
+  });
+
+  it('search every index they name, as the index itself would', async () => {
+    await t.json('POST', '/_aliases', { actions: [{ add: { indices: ['logs-1', 'logs-2'], alias: 'logs' } }] });
+    const both = await search('/logs/_search');
+    expect(both.body.hits.total.value).toBe(20);
+    expect(ids(both)).toEqual(ids(await search('/logs-1,logs-2/_search')));
+    // A wildcard matches alias names too.
+    expect((await search('/log*/_search')).body.hits.total.value).toBe(20);
+    expect((await t.json('GET', '/logs/_count')).body.count).toBe(20);
+  });
+
+  it('with a filter, search only the documents it matches, on every page and in counts', async () => {
+    await t.json('PUT', '/logs-1/_alias/errors-1', { filter: { term: { level: 'error' } } });
+    expect((await t.json('GET', '/_alias/errors-1')).body).toEqual({ 'logs-1': { aliases: { 'errors-1': { filter: { term: { level: 'error' } } } } } });
+    const all = await search('/errors-1/_search');
+    expect(ids(all)).toEqual(['logs-1-1', 'logs-1-3', 'logs-1-5', 'logs-1-7', 'logs-1-9']);
+    expect(ids(await search('/errors-1/_search', { from: 2, size: 2, sort: [{ n: 'asc' }] }))).toEqual(['logs-1-5', 'logs-1-7']);
+    expect(ids(await search('/errors-1/_search', { size: 10, query: { range: { n: { gte: 4 } } }, sort: [{ n: 'desc' }] }))).toEqual(['logs-1-9', 'logs-1-7', 'logs-1-5']);
+    expect((await t.json('POST', '/errors-1/_count', { query: { range: { n: { lt: 4 } } } })).body.count).toBe(2);
+    // Named directly as well, the index is searched whole.
+    expect((await search('/errors-1,logs-1/_search')).body.hits.total.value).toBe(10);
+    // The same filter through a point in time.
+    const pit = await t.json('POST', '/errors-1/_pit?keep_alive=1m');
+    const page = await t.json('POST', '/_search', { size: 10, pit: { id: pit.body.id }, sort: [{ n: 'asc' }] });
+    expect(ids(page)).toEqual(['logs-1-1', 'logs-1-3', 'logs-1-5', 'logs-1-7', 'logs-1-9']);
+  });
+
+  it('take writes only through their write index, and refuse single-document requests over several indices', async () => {
+    expectError(await t.json('PUT', '/logs/_doc/w1', { n: 100 }), 400, 'illegal_argument_exception', /^no write index is defined for alias \[logs\]/);
+    expectError(await t.json('GET', '/logs/_doc/logs-1-1'), 400, 'illegal_argument_exception', "alias [logs] has more than one index associated with it [logs-1, logs-2], can't execute a single index op");
+    await t.json('POST', '/_aliases', { actions: [{ add: { index: 'logs-2', alias: 'logs', is_write_index: true } }] });
+    const written = await t.json('PUT', '/logs/_doc/w1?refresh=true', { n: 100 });
+    expect(written.status, written.text).toBe(201);
+    expect(written.body._index).toBe('logs-2');
+    const bulk = await t.bulk('/_bulk', [{ index: { _index: 'logs', _id: 'w2' } }, { n: 101 }], '?refresh=true');
+    expect(bulk.body.items[0].index._index).toBe('logs-2');
+    // A second write index for the same alias is refused, and nothing of the request applies.
+    expectError(await t.json('POST', '/_aliases', { actions: [{ add: { index: 'logs-1', alias: 'other' } }, { add: { index: 'logs-1', alias: 'logs', is_write_index: true } }] }), 400, 'illegal_state_exception', 'alias [logs] has more than one write index [logs-1,logs-2]');
+    expect((await t.json('GET', '/_alias/other')).status).toBe(404);
+  });
+
+  it('route writes and gets by their index routing, and searches by their search routing', async () => {
+    await t.createIndex('routed', { number_of_shards: 4 });
+    await t.json('PUT', '/routed/_alias/by-r', { index_routing: 'r1', search_routing: 'r1' });
+    const written = await t.json('PUT', '/by-r/_doc/d1?refresh=true', { n: 1 });
+    expect(written.status, written.text).toBe(201);
+    // The document lives where routing r1 puts it: a plain GET needs the routing.
+    expect((await t.json('GET', '/routed/_doc/d1?routing=r1')).body.found).toBe(true);
+    expect((await t.json('GET', '/by-r/_doc/d1')).body.found).toBe(true);
+    expectError(await t.json('PUT', '/by-r/_doc/d2?routing=r2', { n: 2 }), 400, 'illegal_argument_exception', 'Alias [by-r] has index routing associated with it [r1], and was provided with routing value [r2], rejecting operation');
+    const searched = await t.json('GET', '/by-r/_search');
+    expect(searched.body._shards.total).toBe(1);
+    expect(ids(searched)).toEqual(['d1']);
+  });
+
+  it('change together in one request: removes, must_exist, and removing an index', async () => {
+    await t.createIndex('temp');
+    const partly = await t.json('POST', '/_aliases', { actions: [{ add: { index: 'temp', alias: 't1' } }, { remove: { index: 'temp', alias: 'nothing' } }] });
+    expect(partly.status).toBe(200);
+    expect(partly.body.errors).toBe(true);
+    expect(partly.body.action_results[0]).toEqual({ action: { type: 'add', indices: ['temp'], aliases: ['t1'] }, status: 200, error: null });
+    expect(partly.body.action_results[1].status).toBe(404);
+    expect(partly.body.action_results[1].error.type).toBe('aliases_not_found_exception');
+    expect((await t.json('GET', '/_alias/t1')).status).toBe(200);
+    // must_exist: the whole request fails and nothing applies.
+    expectError(await t.json('POST', '/_aliases', { actions: [{ remove: { index: 'temp', alias: 't1' } }, { remove: { index: 'temp', alias: 'nothing', must_exist: true } }] }), 404, 'aliases_not_found_exception');
+    expect((await t.json('GET', '/_alias/t1')).status).toBe(200);
+    expect((await t.json('POST', '/_aliases', { actions: [{ remove_index: { index: 'temp' } }] })).status).toBe(200);
+    expect((await t.json('GET', '/temp')).status).toBe(404);
+    expect((await t.json('GET', '/_alias/t1')).status).toBe(404);
+  });
+
+  it('are checked as Elasticsearch checks them', async () => {
+    expectError(await t.json('PUT', '/logs-1/_alias/logs-2'), 400, 'invalid_alias_name_exception', 'Invalid alias name [logs-2]: an index or data stream exists with the same name as the alias');
+    expectError(await t.json('PUT', '/logs-1/_alias/_bad'), 400, 'invalid_alias_name_exception', /^Invalid alias name \[_bad\], must not start with/);
+    expectError(await t.json('PUT', '/logs', {}), 400, 'invalid_index_name_exception', 'Invalid index name [logs], already exists as alias');
+    expectError(await t.json('PUT', '/missing/_alias/x'), 404, 'index_not_found_exception');
+    expectError(await t.json('POST', '/_aliases', { actions: [{ add: { index: 'logs-1' } }] }), 400, 'action_request_validation_exception', 'Validation Failed: 1: One of [alias] or [aliases] is required;');
+    expectError(await t.json('POST', '/_aliases', { actions: [{ add: { index: 'logs-1', alias: 'x', must_exist: true } }] }), 400, 'action_request_validation_exception', 'Validation Failed: 1: [must_exist] is unsupported for [add];');
+    expectError(await t.json('POST', '/_aliases', { actions: [{ add: { index: 'logs-1', alias: 'x', color: 'red' } }] }), 400, 'x_content_parse_exception', '[add] unknown field [color]');
+    expectError(await t.json('PUT', '/logs-1/_alias/x', { filter: { nonsense: {} } }), 400, 'parsing_exception');
+    expectError(await t.json('POST', '/_aliases', { actions: [{ remove_index: { index: 'logs-*' } }] }), 400, 'illegal_argument_exception', 'Wildcard expressions or all indices are not allowed');
+  });
+
+  it('come with an index created with them, and survive a restart', async () => {
+    const created = await t.json('PUT', '/with-aliases', { aliases: { w: {}, f: { filter: { term: { level: 'x' } }, routing: '7', is_write_index: true } } });
+    expect(created.status, created.text).toBe(200);
+    expect((await t.json('GET', '/with-aliases/_alias')).body).toEqual({ 'with-aliases': { aliases: { f: { filter: { term: { level: 'x' } }, index_routing: '7', search_routing: '7', is_write_index: true }, w: {} } } });
+  });
+});
+
+describe('index aliases after a restart', () => {
+  it('are read back from storage', async () => {
+    const { dir, remove } = tempDir();
+    try {
+      let engine = Engine.open(DocStore.open(dir));
+      let app = createApp({ engine });
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await app.request(path, { method, ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+        return { status: res.status, body: await res.json() };
+      };
+      await call('PUT', '/kept');
+      await call('PUT', '/kept/_alias/k', { filter: { term: { level: 'a' } }, index_routing: '3' });
+      await call('PUT', '/k/_doc/1?refresh=true', { level: 'a' });
+      await call('PUT', '/kept/_doc/2?refresh=true', { level: 'b' });
+      await engine.close();
+      engine = Engine.open(DocStore.open(dir));
+      app = createApp({ engine });
+      expect((await call('GET', '/_alias/k')).body).toEqual({ kept: { aliases: { k: { filter: { term: { level: 'a' } }, index_routing: '3' } } } });
+      const found = await call('GET', '/k/_search');
+      expect(found.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1']);
+      expect((await call('GET', '/k/_doc/1')).body.found).toBe(true);
+      await engine.close();
+    } finally {
+      remove();
+    }
+  });
+});
