@@ -21,6 +21,7 @@ import { clusterRoutes } from './routes/cluster.ts';
 import { cursorRoutes } from './routes/cursors.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { indexRoutes } from './routes/indices.ts';
+import { nodeRoutes } from './routes/nodes.ts';
 import { reindexRoutes } from './routes/reindex.ts';
 import { searchRoutes } from './routes/search.ts';
 import { securityRoutes } from './routes/security.ts';
@@ -82,6 +83,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   app.route('/', aliasRoutes(engine));
   app.route('/', searchRoutes(engine));
   app.route('/', statsRoutes(engine, clusterName));
+  app.route('/', nodeRoutes(engine, clusterName));
   app.route('/', tasksRoutes(engine.tasks));
   app.route('/', reindexRoutes(engine));
   app.route('/', documentRoutes(engine));
