@@ -31,6 +31,10 @@ export interface Bodies {
   scroll: fc.Arbitrary<unknown>;
   clearScroll: fc.Arbitrary<unknown>;
   bulk: fc.Arbitrary<unknown[]>;
+  /** `PUT /{index}/_alias/{name}`. */
+  alias: fc.Arbitrary<unknown>;
+  /** `POST /_aliases`. */
+  aliasActions: fc.Arbitrary<unknown>;
 }
 
 const FIELDS = ['n', 'tag', 'title', 'date', 'flag', 'obj.x'];
@@ -193,7 +197,25 @@ export function bodies(t: BodyTargets, rate: number): Bodies {
   );
   const updateSource = object({ doc: mix(rate, doc, anyJson), upsert: mix(rate, doc, anyJson), doc_as_upsert: pick<unknown>(rate, [true, false], ['x', 1]), ...(rate > 0 && { detect_noop: fc.constant(false), script: fc.constant({ source: 'x' }) }) });
 
+  const aliasName = mix(rate, fc.constantFrom('al-a', 'al-b', 'al-*'), fc.oneof(fc.constantFrom('', '_x', 'A', 'a,b', '*', MANY_STARS), oddString));
+  const alias = object({
+    filter: value(query),
+    routing: pick<unknown>(rate, ['1', 'r'], [5, [], {}]),
+    index_routing: pick<unknown>(rate, ['1'], ['a,b', true]),
+    search_routing: pick<unknown>(rate, ['1,2'], [{}, null]),
+    is_write_index: pick<unknown>(rate, [true, false], ['x', 1]),
+    is_hidden: pick<unknown>(rate, [false], ['yes']),
+  });
+  const aliasAction = fc.oneof(
+    object({ add: object({ index: t.writeIndex, alias: aliasName, is_write_index: pick<unknown>(rate, [true, false], ['x']), filter: value(query) }, ['index', 'alias']) }, ['add']),
+    object({ remove: object({ index: t.writeIndex, alias: aliasName, must_exist: pick<unknown>(rate, [true, false], ['x', 2]) }, ['index', 'alias']) }, ['remove']),
+    object({ remove_index: object({ index: t.writeIndex }, ['index']) }, ['remove_index']),
+  );
+  const aliasActions = object({ actions: mix<unknown>(rate, fc.array(aliasAction, { minLength: 1, maxLength: 3 }), fc.oneof(fc.constant([]), anyJson)) }, ['actions']);
+
   return {
+    alias,
+    aliasActions,
     search,
     count: object({ query, ...(rate > 0 && { size: int(1) }) }),
     doc,

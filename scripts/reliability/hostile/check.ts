@@ -46,6 +46,8 @@ function errorShapeProblem(status: number, body: unknown): string | undefined {
 
 /** ES's 4xx answers that are not errors: GET and DELETE of a missing document, a clear that freed nothing, a health wait that timed out, a reindex with failures. */
 function isApiShaped4xx(status: number, body: unknown): boolean {
+  // `GET _alias/{name}` for a missing alias: ES's own body, a string `error` beside what was found.
+  if (status === 404 && isRecord(body) && typeof body.error === 'string' && /^alias(es)? \[.*\] missing$/.test(body.error) && body.status === 404) return true;
   if (!isRecord(body) || 'error' in body) return false;
   if (status === 404) return body.found === false || body.result === 'not_found' || (body.succeeded !== undefined && body.num_freed === 0);
   if (status === 408) return body.timed_out === true;

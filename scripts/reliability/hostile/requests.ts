@@ -210,6 +210,8 @@ function routes(t: HostileTargets, rate: number): Route[] {
   const scrollPath = segment(fc.constant(t.scrollId), fc.constantFrom('AAAA', '_all', `${t.scrollId}x`), rate, t);
   const clearPath = segment(fc.constant(t.spare.scrollId), fc.constantFrom('AAAA', '_all', `${t.scrollId},AAAA`), rate, t);
   const node = segment(fc.constantFrom('_all', '_local'), fc.oneof(fc.constantFrom('x', '_master'), oddString), rate, t);
+  // Alias names valid requests use live on scratch indices only; wildcards read them.
+  const aliasName = segment(fc.constantFrom('al-a', 'al-b', 'al-*'), fc.oneof(fc.constantFrom('_x', 'A', '*', MANY_STARS), oddString), rate, t);
 
   return [
     { name: 'root', methods: ['GET', 'HEAD'], paths: fc.constant('/'), params: [] },
@@ -240,11 +242,16 @@ function routes(t: HostileTargets, rate: number): Route[] {
     { reads: true, name: 'get an index', methods: ['GET', 'HEAD'], paths: path(readIndex), params: ['flat_settings', 'local', ...INDICES_OPTIONS, ...(rate > 0 ? ['include_defaults', 'features'] : [])] },
     { name: 'delete an index', methods: ['DELETE'], paths: path(writeIndex), params: ['master_timeout', 'timeout', ...INDICES_OPTIONS] },
     { name: 'authenticate', methods: ['GET'], paths: path('_security', '_authenticate'), params: [] },
+    { reads: true, name: 'get aliases', methods: ['GET', 'HEAD'], paths: either(path('_alias'), path('_alias', aliasName), path(readIndex, '_alias'), path(readIndex, '_alias', aliasName)), params: ['local', 'master_timeout', ...INDICES_OPTIONS] },
+    { name: 'put an alias', methods: ['PUT', 'POST'], paths: either(path(writeIndex, '_alias', aliasName), path(writeIndex, '_aliases', aliasName)), params: ['master_timeout', 'timeout'], body: b.alias },
+    { name: 'delete an alias', methods: ['DELETE'], paths: path(writeIndex, '_alias', aliasName), params: ['master_timeout', 'timeout'] },
+    { name: 'update aliases', methods: ['POST'], paths: path('_aliases'), params: ['master_timeout', 'timeout'], body: b.aliasActions, bodyRequired: true },
+    { name: 'node info', methods: ['GET'], paths: either(path('_nodes'), path('_nodes', node), path('_nodes', node, fc.constantFrom('http', 'os,process', '_all', 'x'))), params: rate === 0 ? [] : ['flat_settings', 'timeout'] },
     {
       reads: true,
       name: 'no such route',
       methods: ['GET', 'POST'],
-      paths: fc.constantFrom('/_unknown', `/${t.fixture}/_unknown`, '/a/b/c/d/e', '//', '/_search/x/y', '/_SEARCH', `/${t.fixture}//_search`, '/_search/', `/${t.fixture}/_doc/`, '/_cat/indices', '/_nodes', '/_msearch', '/_mget', '/_all/_mapping'),
+      paths: fc.constantFrom('/_unknown', `/${t.fixture}/_unknown`, '/a/b/c/d/e', '//', '/_search/x/y', '/_SEARCH', `/${t.fixture}//_search`, '/_search/', `/${t.fixture}/_doc/`, '/_all/_mapping'),
       params: [],
     },
   ];
