@@ -76,7 +76,7 @@ describe('tools against the real server', () => {
     const pages: string[] = [];
     for (let from = 0; from < 50; from += 7) {
       const page = await opensearch.search({ index: 'os', body: { from, size: 7, sort: [{ n: 'desc' }] } });
-      pages.push(...page.body.hits.hits.map((h: { _id: string }) => h._id));
+      pages.push(...page.body.hits.hits.map((h) => h._id!));
     }
     expect(pages).toEqual(Array.from({ length: 50 }, (_, i) => String(49 - i)));
     expect((await opensearch.count({ index: 'os', body: { query: { term: { tag: 't1' } } } })).body.count).toBe(13);
