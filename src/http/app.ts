@@ -17,10 +17,12 @@ import { BODY_LIMIT, bodyTooLarge, incomingOf } from './request-body.ts';
 import { sendError } from './respond.ts';
 import { aliasRoutes } from './routes/aliases.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { catRoutes } from './routes/cat.ts';
 import { clusterRoutes } from './routes/cluster.ts';
 import { cursorRoutes } from './routes/cursors.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { indexRoutes } from './routes/indices.ts';
+import { multiRoutes } from './routes/multi.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { reindexRoutes } from './routes/reindex.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -78,10 +80,12 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   // Underscore endpoints go first, so that `/_search` is never taken for an index named `_search`.
   if (authenticator) app.route('/', securityRoutes());
   app.route('/', clusterRoutes(engine, clusterName));
+  app.route('/', catRoutes(engine, clusterName));
   app.route('/', bulkRoutes(engine));
   app.route('/', cursorRoutes(engine));
   app.route('/', aliasRoutes(engine));
   app.route('/', searchRoutes(engine));
+  app.route('/', multiRoutes(engine));
   app.route('/', statsRoutes(engine, clusterName));
   app.route('/', nodeRoutes(engine, clusterName));
   app.route('/', tasksRoutes(engine.tasks));

@@ -46,16 +46,24 @@ export interface NdjsonLine {
  * One JSON value per line, blank lines skipped, `\r\n` endings allowed. A body with no lines gives
  * an empty list (the API decides whether that is an error); any other body must end with `\n`.
  */
-export function parseNdjson(text: string): NdjsonLine[] {
-  return finish(ndjsonLines(text));
+export function parseNdjson(text: string, api: NdjsonApi = 'bulk'): NdjsonLine[] {
+  return finish(ndjsonLines(text, api));
 }
+
+/** The APIs that read NDJSON: each words a body without a final newline its own way. */
+export type NdjsonApi = 'bulk' | 'msearch';
+const UNTERMINATED: Record<NdjsonApi, string> = {
+  bulk: 'The bulk request must be terminated by a newline [\\n]',
+  // ES's msearch parser puts a real line feed between the brackets.
+  msearch: 'The msearch request must be terminated by a newline [\n]',
+};
 
 /**
  * {@link parseNdjson} a few thousand lines per pass of the event loop, for a large `_bulk` (10,000
  * lines at once held it 13 ms); a body of fewer lines is parsed at once.
  */
-export async function parseNdjsonInPasses(text: string): Promise<NdjsonLine[]> {
-  const steps = ndjsonLines(text);
+export async function parseNdjsonInPasses(text: string, api: NdjsonApi = 'bulk'): Promise<NdjsonLine[]> {
+  const steps = ndjsonLines(text, api);
   return text.length < AT_ONCE_CHARS ? finish(steps) : (await inPasses(steps))!;
 }
 
@@ -63,9 +71,9 @@ const LINES_PER_STEP = 1000;
 /** Bodies shorter than this (a millisecond or so of parsing) are parsed at once. */
 const AT_ONCE_CHARS = 100_000;
 
-function* ndjsonLines(text: string): Steps<NdjsonLine[]> {
+function* ndjsonLines(text: string, api: NdjsonApi): Steps<NdjsonLine[]> {
   if (isBlank(text)) return [];
-  if (!text.endsWith('\n')) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
+  if (!text.endsWith('\n')) throw illegalArgument(UNTERMINATED[api]);
   const lines: NdjsonLine[] = [];
   const raws = text.split('\n');
   for (let index = 0; index < raws.length; index++) {

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { EsError } from '../engine/errors.ts';
-import { parseJsonBody, parseNdjsonInPasses, type NdjsonLine } from './body.ts';
+import { parseJsonBody, parseNdjsonInPasses, type NdjsonApi, type NdjsonLine } from './body.ts';
 import { bodyKind, unsupportedMediaType } from './media-type.ts';
 import { queryOf } from './request-uri.ts';
 import { TURNS, type Turns } from './turns.ts';
@@ -63,10 +63,10 @@ export async function jsonBodyAndText(c: Context): Promise<{ value: unknown; tex
   return { value: parseJsonBody(text), text };
 }
 
-export async function ndjsonBody(c: Context): Promise<NdjsonLine[]> {
+export async function ndjsonBody(c: Context, api: NdjsonApi = 'bulk'): Promise<NdjsonLine[]> {
   const text = await bodyText(c);
   checkMediaType(c);
-  return parseNdjsonInPasses(text);
+  return parseNdjsonInPasses(text, api);
 }
 
 /** Bodies may also come in the `source` parameter (with `source_content_type`), as ES allows for GETs. */

@@ -12,6 +12,7 @@ import { queryOf, pathOf } from '../request-uri.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 import { parseActiveShardCount } from '../write-params.ts';
+import { indexHealth } from '../health.ts';
 import { ES_VERSION, VERSION } from '../version.ts';
 
 /**
@@ -114,7 +115,7 @@ function clusterHealth(indices: readonly SearchIndex[]): Health {
     const { numberOfShards: shards, numberOfReplicas: replicas } = index.settings;
     primaries += shards;
     unassigned += shards * replicas;
-    const status: Status = replicas > 0 ? 'yellow' : 'green';
+    const status: Status = indexHealth(index);
     const shardHealth = { status, primary_active: true, active_shards: 1, relocating_shards: 0, initializing_shards: 0, unassigned_shards: replicas };
     return {
       name: index.name,

@@ -5,6 +5,7 @@ import { parsingError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { send, sendSearch } from '../respond.ts';
+import { runSearch, searchCall } from '../search-call.ts';
 import { checkParamNames, parseSearchRequest } from '../search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { floatParam } from '../request-values.ts';
@@ -20,9 +21,8 @@ export function searchRoutes(engine: Engine): Hono {
   const app = new Hono();
 
   const search = async (c: Context) => {
-    const index = c.req.param('index');
-    const request = parseSearchRequest(searchParams(c), await jsonBodyOrSource(c), pathOf(c), index !== undefined);
-    return sendSearch(c, engine.search(index, request, queryOf(c).routing, searchScope(queryOf(c))));
+    const call = searchCall(searchParams(c), await jsonBodyOrSource(c), pathOf(c), c.req.param('index'));
+    return sendSearch(c, runSearch(engine, call));
   };
   app.on(['GET', 'POST'], '/_search', search);
   app.on(['GET', 'POST'], '/:index/_search', search);

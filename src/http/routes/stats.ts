@@ -9,6 +9,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import type { ShardSnapshot } from '../../engine/shard.ts';
+import { indexHealth } from '../health.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
 import { clusterLevel } from '../request-values.ts';
 import { send } from '../respond.ts';
@@ -80,7 +81,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
             i.name,
             {
               uuid: i.uuid,
-              health: i.settings.numberOfReplicas > 0 ? 'yellow' : 'green',
+              health: indexHealth(i),
               status: 'open',
               ...section([i]),
               ...(level === 'shards' && { shards: Object.fromEntries(i.snapshot().shards.map((shard) => [String(shard.shard), [shardStats(shard)]])) }),

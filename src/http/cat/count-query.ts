@@ -1,0 +1,37 @@
+/**
+ * `_cat/count`'s query, read as ES's `RestCountAction` reads it: from the body (or `source`) when
+ * there is one, whose only key may be `query`; otherwise from `q` and its companions (`df`,
+ * `default_operator`, …), which only then are parameters the request may carry. The query itself
+ * is parsed by the search request's parser, as `_count` and `_search` parse theirs.
+ */
+import type { Context } from 'hono';
+import { parsingError } from '../../engine/errors.ts';
+import { isObject } from '../../engine/patterns.ts';
+import type { Query } from '../../engine/search/request.ts';
+import { jsonBodyOrSource } from '../request-body.ts';
+import { pathOf, queryOf } from '../request-uri.ts';
+import { parseSearchRequest } from '../search-params.ts';
+
+const QUERY_STRING_PARAMS = ['q', 'df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
+/** Where a body may come from besides the request's own. */
+const SOURCE_PARAMS = ['source', 'source_content_type'];
+
+export interface CountQuery {
+  query: Query;
+  /** The parameters reading it took. */
+  params: readonly string[];
+}
+
+export async function countQuery(c: Context): Promise<CountQuery> {
+  const body = await jsonBodyOrSource(c);
+  if (body === undefined) {
+    const params = queryOf(c);
+    const given = Object.fromEntries(QUERY_STRING_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
+    return { query: parseSearchRequest(given, undefined, pathOf(c)).query, params: [...QUERY_STRING_PARAMS, ...SOURCE_PARAMS] };
+  }
+  if (isObject(body)) {
+    const extra = Object.keys(body).find((key) => key !== 'query');
+    if (extra !== undefined) throw parsingError(`request does not support [${extra}]`);
+  }
+  return { query: parseSearchRequest({}, body, pathOf(c)).query, params: SOURCE_PARAMS };
+}

@@ -1,0 +1,105 @@
+/**
+ * The `_cat` APIs monitoring tools poll: `GET /_cat` (the list), `/_cat/indices[/{index}]`,
+ * `/_cat/count[/{index}]`, `/_cat/health` and `/_cat/shards[/{index}]`. Each route reads its own
+ * parameters as ES's handler does, then the names are checked, then it gathers its rows from the
+ * engine; the table machinery (`h`, `s`, `v`, `help`, `format`, `bytes`) is in ../cat/.
+ *
+ * @example
+ * // GET /_cat/indices?v&h=health,index,pri,rep,docs.count&s=index
+ * // health index pri rep docs.count
+ * // yellow books   1   1       1000
+ * // green  logs    1   0         12
+ */
+import { Hono, type Context } from 'hono';
+import type { Engine } from '../../engine/engine.ts';
+import type { IndicesOptions } from '../../engine/index-names.ts';
+import { timeValueMs } from '../../engine/time-value.ts';
+import { sendTable, sendText } from '../cat/answer.ts';
+import { clusterHealth, indexHealth, parseHealth, shardCounts } from '../health.ts';
+import { COUNT_COLUMNS } from '../cat/count-columns.ts';
+import { countQuery } from '../cat/count-query.ts';
+import { HEALTH_COLUMNS } from '../cat/health-columns.ts';
+import { INDICES_COLUMNS } from '../cat/indices-columns.ts';
+import { checkCatParamNames, helpAsked, type CatParamNames } from '../cat/params.ts';
+import { indexRow, shardRows } from '../cat/records.ts';
+import { SHARDS_COLUMNS } from '../cat/shards-columns.ts';
+import { tableOf } from '../cat/table.ts';
+import { helpText } from '../cat/text-table.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
+import { booleanParam } from '../request-values.ts';
+import { pathOf, queryOf } from '../request-uri.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+
+/**
+ * `master_timeout` and `include_unloaded_segments` are checked and change nothing: this node is the
+ * master, and every segment is in memory. `local` and `health` are response parameters to ES,
+ * known even under `help`.
+ */
+const INDICES_PARAMS: CatParamNames = { own: [...INDICES_OPTIONS_PARAMS, 'master_timeout', 'include_unloaded_segments'], response: ['health', 'local'] };
+const SHARDS_PARAMS: CatParamNames = { own: ['master_timeout'] };
+
+/** `_cat/shards` lists hidden indices too, and a missing name is a 404. */
+const STRICT_EXPAND_HIDDEN: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: true };
+
+/** What `GET /_cat` prints: ES's cat, then each endpoint served here, in ES's order of registration. */
+const CAT_LIST = ['=^.^=', '/_cat/shards', '/_cat/shards/{index}', '/_cat/indices', '/_cat/indices/{index}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', ''].join('\n');
+
+/** @param clusterName as `_cluster/health` names it (app.ts's default unless told). */
+export function catRoutes(engine: Engine, clusterName = 'deeppage'): Hono {
+  const app = new Hono();
+
+  app.get('/_cat', (c) => {
+    checkParamNames(queryOf(c), pathOf(c), new Set([...RESPONSE_PARAMS, 'format']));
+    return sendText(CAT_LIST);
+  });
+
+  const indices = (c: Context) => {
+    const query = queryOf(c);
+    const help = helpAsked(c);
+    let options: IndicesOptions | undefined, health: ReturnType<typeof parseHealth> | undefined;
+    if (!help) {
+      // ES's default here is `strictExpand`: closed indices too, of which deeppage has none.
+      options = indicesOptions(query);
+      if (query.master_timeout !== undefined) timeValueMs('master_timeout', query.master_timeout);
+      if (query.include_unloaded_segments !== undefined) booleanParam(query.include_unloaded_segments);
+      if (query.health !== undefined) health = parseHealth(query.health);
+    }
+    checkCatParamNames(c, help, INDICES_PARAMS);
+    if (help) return sendText(helpText(INDICES_COLUMNS));
+    const listed = engine.resolve(c.req.param('index'), options).filter((index) => health === undefined || indexHealth(index) === health);
+    return sendTable(c, tableOf(INDICES_COLUMNS, listed.map((index) => indexRow(engine, index))));
+  };
+  app.get('/_cat/indices', indices);
+  app.get('/_cat/indices/:index', indices);
+
+  const count = async (c: Context) => {
+    const help = helpAsked(c);
+    const read = help ? undefined : await countQuery(c);
+    checkCatParamNames(c, help, { own: read?.params });
+    if (!read) return sendText(helpText(COUNT_COLUMNS));
+    const { count } = engine.count(c.req.param('index'), read.query);
+    return sendTable(c, tableOf(COUNT_COLUMNS, [{ at: Date.now(), count }]));
+  };
+  app.get('/_cat/count', count);
+  app.get('/_cat/count/:index', count);
+
+  app.get('/_cat/health', (c) => {
+    const help = helpAsked(c);
+    checkCatParamNames(c, help, {});
+    if (help) return sendText(helpText(HEALTH_COLUMNS));
+    const indices = engine.indices();
+    return sendTable(c, tableOf(HEALTH_COLUMNS, [{ at: Date.now(), cluster: clusterName, status: clusterHealth(indices), shards: shardCounts(indices) }]));
+  });
+
+  const shards = (c: Context) => {
+    const query = queryOf(c);
+    const help = helpAsked(c);
+    if (!help && query.master_timeout !== undefined) timeValueMs('master_timeout', query.master_timeout);
+    checkCatParamNames(c, help, SHARDS_PARAMS);
+    if (help) return sendText(helpText(SHARDS_COLUMNS));
+    return sendTable(c, tableOf(SHARDS_COLUMNS, engine.resolve(c.req.param('index'), STRICT_EXPAND_HIDDEN).flatMap(shardRows)));
+  };
+  app.get('/_cat/shards', shards);
+  app.get('/_cat/shards/:index', shards);
+  return app;
+}

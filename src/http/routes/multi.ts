@@ -1,0 +1,12 @@
+/** The multi-item read APIs: `_mget` (documents by id) and `_msearch` (searches), one file each. */
+import { Hono } from 'hono';
+import type { Engine } from '../../engine/engine.ts';
+import { mgetRoutes } from './mget.ts';
+import { msearchRoutes } from './msearch.ts';
+
+export function multiRoutes(engine: Engine): Hono {
+  const app = new Hono();
+  app.route('/', mgetRoutes(engine));
+  app.route('/', msearchRoutes(engine));
+  return app;
+}
