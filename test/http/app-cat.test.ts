@@ -196,7 +196,7 @@ describe('every _cat endpoint', () => {
   it('GET /_cat lists the cat endpoints served here, the cat first', async () => {
     const res = await get('/_cat');
     expect(res.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
-    expect(res.text).toBe(lines('=^.^=', '/_cat/shards', '/_cat/shards/{index}', '/_cat/indices', '/_cat/indices/{index}', '/_cat/count', '/_cat/count/{index}', '/_cat/health'));
+    expect(res.text).toBe(lines('=^.^=', '/_cat/shards', '/_cat/shards/{index}', '/_cat/indices', '/_cat/indices/{index}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/aliases', '/_cat/aliases/{alias}'));
   });
 });
 
@@ -328,5 +328,29 @@ describe('the table machinery', () => {
     expect(rowOrder(table, 'sz')).toEqual([1, 2, 0, 3]);
     expect(rowOrder(table, 'size:desc')).toEqual([3, 0, 2, 1]);
     expect(rowOrder(table, undefined)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('GET /_cat/aliases', () => {
+  it('lists a row per alias and index, with filter, routings and the write flag as ES shows them', async () => {
+    await t.createIndex('cat-a1');
+    await t.createIndex('cat-a2');
+    await t.json('POST', '/_aliases', {
+      actions: [
+        { add: { indices: ['cat-a1', 'cat-a2'], alias: 'both' } },
+        { add: { index: 'cat-a1', alias: 'filtered', filter: { term: { t: 'w1' } }, routing: '3', is_write_index: true } },
+      ],
+    });
+    const table = await get('/_cat/aliases?v&s=alias,index');
+    expect(table.text).toBe(lines(
+      'alias    index  filter routing.index routing.search is_write_index',
+      'both     cat-a1 -      -             -              -',
+      'both     cat-a2 -      -             -              -',
+      'filtered cat-a1 *      3             3              true',
+    ));
+    const json = await get('/_cat/aliases/filt*?format=json&h=a,i,w');
+    expect(json.body).toEqual([{ a: 'filtered', i: 'cat-a1', w: 'true' }]);
+    expect((await get('/_cat/aliases/none')).text).toBe('');
+    expectError(await get('/_cat/aliases?expand_wildcards=all'), 400, 'illegal_argument_exception');
   });
 });

@@ -35,6 +35,10 @@ export interface Bodies {
   alias: fc.Arbitrary<unknown>;
   /** `POST /_aliases`. */
   aliasActions: fc.Arbitrary<unknown>;
+  /** `_mget`: `docs` or `ids`. */
+  mget: fc.Arbitrary<unknown>;
+  /** `_msearch`: header and body lines, as `bulk`'s are. */
+  msearch: fc.Arbitrary<unknown[]>;
 }
 
 const FIELDS = ['n', 'tag', 'title', 'date', 'flag', 'obj.x'];
@@ -213,7 +217,14 @@ export function bodies(t: BodyTargets, rate: number): Bodies {
   );
   const aliasActions = object({ actions: mix<unknown>(rate, fc.array(aliasAction, { minLength: 1, maxLength: 3 }), fc.oneof(fc.constant([]), anyJson)) }, ['actions']);
 
+  const mgetDoc = object({ _index: t.readIndex, _id: t.docId, routing: pick<unknown>(rate, ['r1'], [5, {}]), _source: value(fc.constantFrom(true, false, ['n'])) }, ['_id']);
+  const mget = fc.oneof(object({ docs: mix<unknown>(rate, fc.array(mgetDoc, { minLength: 1, maxLength: 3 }), anyJson) }, ['docs']), object({ ids: mix<unknown>(rate, fc.array(t.docId, { minLength: 1, maxLength: 3 }), anyJson) }, ['ids']));
+  const msearchHeader = object({ index: mix<unknown>(rate, t.readIndex, anyJson), routing: pick<unknown>(rate, ['r1'], [5]), ignore_unavailable: pick<unknown>(rate, [true, false], ['x']) });
+  const msearch = fc.array(fc.tuple(msearchHeader, search), { minLength: rate === 0 ? 1 : 0, maxLength: 3 }).map((pairs) => pairs.flat());
+
   return {
+    mget,
+    msearch,
     alias,
     aliasActions,
     search,

@@ -136,6 +136,16 @@ const PARAM_VALUES: Record<string, [valid: string[], hostile: string[]]> = {
   features: [['aliases'], ['x']],
   metric: [['docs'], ['x']],
   include_type_name: [['false'], ['true']],
+  // The _cat APIs' table parameters.
+  format: [['json', 'txt', 'text'], ['yaml', 'cbor', 'x', '']],
+  h: [['index,health', 'i,dc', '*', 'docs.*', 'alias,index'], ['', ',', 'nope', MANY_STARS]],
+  s: [['index', 'index:desc', 'docs.count,index'], ['nope', 'index:sideways', ':', '', ',']],
+  bytes: [['b', 'kb', 'mb'], ['x', '', 'KB']],
+  time: [['ms', 's'], ['x', '']],
+  health: [['green', 'yellow', 'RED'], ['x', '']],
+  // _msearch's own.
+  max_concurrent_searches: [['1', '5'], HOSTILE_INTS],
+  pre_filter_shard_size: [['1', '128'], HOSTILE_INTS],
 };
 
 function paramValue(name: string, rate: number, t: HostileTargets): fc.Arbitrary<string> {
@@ -246,6 +256,15 @@ function routes(t: HostileTargets, rate: number): Route[] {
     { name: 'put an alias', methods: ['PUT', 'POST'], paths: either(path(writeIndex, '_alias', aliasName), path(writeIndex, '_aliases', aliasName)), params: ['master_timeout', 'timeout'], body: b.alias },
     { name: 'delete an alias', methods: ['DELETE'], paths: path(writeIndex, '_alias', aliasName), params: ['master_timeout', 'timeout'] },
     { name: 'update aliases', methods: ['POST'], paths: path('_aliases'), params: ['master_timeout', 'timeout'], body: b.aliasActions, bodyRequired: true },
+    {
+      reads: true,
+      name: 'cat',
+      methods: ['GET'],
+      paths: either(path('_cat'), path('_cat', fc.constantFrom('indices', 'health', 'shards', 'count', 'aliases')), path('_cat', fc.constantFrom('indices', 'shards', 'count'), readIndex), path('_cat', 'aliases', aliasName)),
+      params: ['format', 'h', 'v', 's', 'help', 'bytes', 'time', 'ts', 'pri', 'health', 'local', 'master_timeout', 'q', 'df', ...INDICES_OPTIONS],
+    },
+    { reads: true, name: 'multi get', methods: ['GET', 'POST'], paths: either(path('_mget'), path(readIndex, '_mget')), params: ['realtime', 'refresh', 'routing', 'preference', '_source', '_source_includes', '_source_excludes', 'stored_fields'], body: b.mget, bodyRequired: true },
+    { reads: true, name: 'multi search', methods: ['GET', 'POST'], paths: either(path('_msearch'), path(readIndex, '_msearch')), params: ['max_concurrent_searches', 'max_concurrent_shard_requests', 'rest_total_hits_as_int', 'typed_keys', 'search_type', 'pre_filter_shard_size', ...INDICES_OPTIONS], body: b.msearch, bodyRequired: true, ndjson: true },
     { name: 'node info', methods: ['GET'], paths: either(path('_nodes'), path('_nodes', node), path('_nodes', node, fc.constantFrom('http', 'os,process', '_all', 'x'))), params: rate === 0 ? [] : ['flat_settings', 'timeout'] },
     {
       reads: true,

@@ -1,6 +1,6 @@
 /**
  * The `_cat` APIs monitoring tools poll: `GET /_cat` (the list), `/_cat/indices[/{index}]`,
- * `/_cat/count[/{index}]`, `/_cat/health` and `/_cat/shards[/{index}]`. Each route reads its own
+ * `/_cat/count[/{index}]`, `/_cat/health`, `/_cat/shards[/{index}]` and `/_cat/aliases[/{alias}]`. Each route reads its own
  * parameters as ES's handler does, then the names are checked, then it gathers its rows from the
  * engine; the table machinery (`h`, `s`, `v`, `help`, `format`, `bytes`) is in ../cat/.
  *
@@ -13,9 +13,11 @@
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import type { IndicesOptions } from '../../engine/index-names.ts';
+import { globPattern } from '../../engine/patterns.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { sendTable, sendText } from '../cat/answer.ts';
 import { clusterHealth, indexHealth, parseHealth, shardCounts } from '../health.ts';
+import { ALIASES_COLUMNS } from '../cat/aliases-columns.ts';
 import { COUNT_COLUMNS } from '../cat/count-columns.ts';
 import { countQuery } from '../cat/count-query.ts';
 import { HEALTH_COLUMNS } from '../cat/health-columns.ts';
@@ -26,7 +28,7 @@ import { SHARDS_COLUMNS } from '../cat/shards-columns.ts';
 import { tableOf } from '../cat/table.ts';
 import { helpText } from '../cat/text-table.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
-import { booleanParam } from '../request-values.ts';
+import { booleanParam, commaList } from '../request-values.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 
@@ -37,12 +39,13 @@ import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
  */
 const INDICES_PARAMS: CatParamNames = { own: [...INDICES_OPTIONS_PARAMS, 'master_timeout', 'include_unloaded_segments'], response: ['health', 'local'] };
 const SHARDS_PARAMS: CatParamNames = { own: ['master_timeout'] };
+const ALIASES_PARAMS: CatParamNames = { own: ['local'] };
 
 /** `_cat/shards` lists hidden indices too, and a missing name is a 404. */
 const STRICT_EXPAND_HIDDEN: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: true };
 
 /** What `GET /_cat` prints: ES's cat, then each endpoint served here, in ES's order of registration. */
-const CAT_LIST = ['=^.^=', '/_cat/shards', '/_cat/shards/{index}', '/_cat/indices', '/_cat/indices/{index}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', ''].join('\n');
+const CAT_LIST = ['=^.^=', '/_cat/shards', '/_cat/shards/{index}', '/_cat/indices', '/_cat/indices/{index}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/aliases', '/_cat/aliases/{alias}', ''].join('\n');
 
 /** @param clusterName as `_cluster/health` names it (app.ts's default unless told). */
 export function catRoutes(engine: Engine, clusterName = 'deeppage'): Hono {
@@ -101,5 +104,21 @@ export function catRoutes(engine: Engine, clusterName = 'deeppage'): Hono {
   };
   app.get('/_cat/shards', shards);
   app.get('/_cat/shards/:index', shards);
+
+  const aliases = (c: Context) => {
+    const query = queryOf(c);
+    const help = helpAsked(c);
+    if (!help && query.local !== undefined) booleanParam(query.local);
+    checkCatParamNames(c, help, ALIASES_PARAMS);
+    if (help) return sendText(helpText(ALIASES_COLUMNS));
+    const names = c.req.param('alias');
+    const patterns = names === undefined || names === '_all' ? undefined : commaList(names).map((name) => globPattern(name));
+    const rows = engine.indices().flatMap((index) =>
+      [...index.aliases].filter(([alias]) => !patterns || patterns.some((p) => p.test(alias))).map(([alias, props]) => ({ alias, index: index.name, props })),
+    );
+    return sendTable(c, tableOf(ALIASES_COLUMNS, rows));
+  };
+  app.get('/_cat/aliases', aliases);
+  app.get('/_cat/aliases/:alias', aliases);
   return app;
 }
