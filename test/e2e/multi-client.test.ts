@@ -4,11 +4,10 @@
  * order, found, missing and failed items, `_source` per item, routing, the ids form, validation
  * errors as `ResponseError`s, and each search answered as `client.search` answers it.
  */
-import { Client, errors } from '@elastic/elasticsearch';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errors } from '@elastic/elasticsearch';
+import { describe, expect, it } from 'vitest';
 import { shardFor } from '../../src/engine/routing.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
-import { tempDir } from '../engine/helpers.ts';
+import { inProcessServer } from './in-process-server.ts';
 
 /** Response bodies are read field by field, as ES's clients do. */
 type Json = any;
@@ -21,25 +20,12 @@ const ROUTING = 'tenant-1';
 const ROUTED_ID = Array.from({ length: 50 }, (_, i) => `routed-${i}`).find((id) => shardFor(id, SHARDS) !== shardFor(ROUTING, SHARDS))!;
 
 describe('_mget and _msearch with the official client', () => {
-  let server: RunningServer;
-  let client: Client;
-  let removeDir: () => void;
-
-  beforeAll(async () => {
-    const { dir, remove } = tempDir();
-    removeDir = remove;
-    server = await startServer({ dataDir: dir, port: 0 });
-    client = new Client({ node: server.url });
+  const running = inProcessServer(async (client) => {
     await client.indices.create({ index: 'items', settings: { number_of_shards: SHARDS }, mappings: { properties: { rank: { type: 'integer' }, group: { type: 'keyword' }, n: { type: 'integer' } } } });
     const operations = Array.from({ length: DOCS }, (_, i) => [{ index: { _index: 'items', _id: String(i) } }, doc(i)]).flat();
     expect((await client.bulk({ operations, refresh: true })).errors).toBe(false);
     await client.index({ index: 'notes', id: 'a', document: { text: 'alpha' }, refresh: true });
     await client.index({ index: 'items', id: ROUTED_ID, routing: ROUTING, document: { n: -1, rank: 9, group: 'r', title: 'routed' }, refresh: true });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-    removeDir?.();
   });
 
   /** The error the client throws for a request that fails. */
@@ -55,7 +41,7 @@ describe('_mget and _msearch with the official client', () => {
   };
 
   it('mget: items in order, as get answers them; missing documents and indices per item', async () => {
-    const res = await client.mget({
+    const res = await running.client.mget({
       docs: [
         { _index: 'items', _id: '7' },
         { _index: 'notes', _id: 'a' },
@@ -66,7 +52,7 @@ describe('_mget and _msearch with the official client', () => {
     });
     const docs = res.docs as Json[];
     expect(docs.map((d) => d._id)).toEqual(['7', 'a', 'nope', '1', '3']);
-    expect(docs[0]).toEqual(await client.get({ index: 'items', id: '7' }));
+    expect(docs[0]).toEqual(await running.client.get({ index: 'items', id: '7' }));
     expect(docs[1]._source).toEqual({ text: 'alpha' });
     expect(docs[2]).toEqual({ _index: 'items', _id: 'nope', found: false });
     expect(docs[3]).toMatchObject({ _index: 'missing', _id: '1', error: { type: 'index_not_found_exception', reason: 'no such index [missing]' } });
@@ -75,7 +61,7 @@ describe('_mget and _msearch with the official client', () => {
   });
 
   it('mget: _source per item over the request parameters, routing, and the ids form', async () => {
-    const res = await client.mget({
+    const res = await running.client.mget({
       _source_includes: ['title'],
       docs: [
         { _index: 'items', _id: '1' },
@@ -91,24 +77,24 @@ describe('_mget and _msearch with the official client', () => {
     expect(docs[4]).toMatchObject({ _id: ROUTED_ID, _routing: ROUTING, found: true, _source: { title: 'routed' } });
     expect(docs[5]).toEqual({ _index: 'items', _id: ROUTED_ID, found: false });
 
-    const byIds = await client.mget({ index: 'items', ids: ['5', ROUTED_ID, '6'], routing: ROUTING });
+    const byIds = await running.client.mget({ index: 'items', ids: ['5', ROUTED_ID, '6'], routing: ROUTING });
     expect((byIds.docs as Json[]).map((d) => d.found)).toEqual([shardFor('5', SHARDS) === shardFor(ROUTING, SHARDS), true, shardFor('6', SHARDS) === shardFor(ROUTING, SHARDS)]);
-    const plain = await client.mget({ index: 'items', ids: ['5', '6'], _source: false });
-    expect(plain.docs).toEqual([await client.get({ index: 'items', id: '5', _source: false }), await client.get({ index: 'items', id: '6', _source: false })]);
+    const plain = await running.client.mget({ index: 'items', ids: ['5', '6'], _source: false });
+    expect(plain.docs).toEqual([await running.client.get({ index: 'items', id: '5', _source: false }), await running.client.get({ index: 'items', id: '6', _source: false })]);
   });
 
   it('mget: refuses a request without ids, indices or documents with 400 action_request_validation_exception', async () => {
-    const noId = await failure(() => client.mget({ docs: [{ _index: 'items' } as Json] }));
+    const noId = await failure(() => running.client.mget({ docs: [{ _index: 'items' } as Json] }));
     expect(noId).toMatchObject({ status: 400, error: { type: 'action_request_validation_exception', reason: 'Validation Failed: 1: id is missing for doc 0;' } });
-    const noIndex = await failure(() => client.mget({ ids: ['1'] }));
+    const noIndex = await failure(() => running.client.mget({ ids: ['1'] }));
     expect(noIndex.error.reason).toBe('Validation Failed: 1: index is missing for doc 0;');
-    const none = await failure(() => client.mget({ docs: [] }));
+    const none = await failure(() => running.client.mget({ docs: [] }));
     expect(none.error.reason).toBe('Validation Failed: 1: no documents to get;');
-    const unknown = await failure(() => client.mget({ docs: [{ _index: 'items', _id: '1', size: 1 } as Json] }));
+    const unknown = await failure(() => running.client.mget({ docs: [{ _index: 'items', _id: '1', size: 1 } as Json] }));
     expect(unknown).toMatchObject({ status: 400, error: { type: 'parse_exception', reason: 'failed to parse multi get request. unknown field [size]' } });
   });
 
-  it('msearch: each search answered as client.search answers it, over different indices, with size, from and sort', async () => {
+  it('msearch: each search answered as running.client.search answers it, over different indices, with size, from and sort', async () => {
     const searches: [string, Json][] = [
       ['items', { size: 7, from: 20, sort: [{ rank: 'desc' }, { group: 'asc' }] }],
       ['notes', { query: { match: { text: 'alpha' } } }],
@@ -116,10 +102,10 @@ describe('_mget and _msearch with the official client', () => {
       ['items,notes', { size: 3, from: 119 }],
       ['items', { size: 0, query: { range: { n: { gte: 100 } } } }],
     ];
-    const res = await client.msearch({ searches: searches.flatMap(([index, body]) => [{ index }, body]) });
+    const res = await running.client.msearch({ searches: searches.flatMap(([index, body]) => [{ index }, body]) });
     expect(res.responses).toHaveLength(searches.length);
     for (const [i, [index, body]] of searches.entries()) {
-      const { took: _took, ...alone } = await client.search({ index, ...body });
+      const { took: _took, ...alone } = await running.client.search({ index, ...body });
       const { took: _itemTook, status, ...item } = res.responses[i] as Json;
       expect(status).toBe(200);
       expect(item).toEqual(alone);
@@ -129,7 +115,7 @@ describe('_mget and _msearch with the official client', () => {
   });
 
   it('msearch: a failing item beside good ones answers its own status; the request answers 200', async () => {
-    const res = await client.msearch({
+    const res = await running.client.msearch({
       searches: [
         { index: 'items' }, { size: 1, sort: [{ n: 'asc' }] },
         { index: 'nope' }, { query: { match_all: {} } },
@@ -148,7 +134,7 @@ describe('_mget and _msearch with the official client', () => {
   });
 
   it('msearch: rest_total_hits_as_int, routing and the path index for every item', async () => {
-    const res = await client.msearch({ index: 'items', rest_total_hits_as_int: true, searches: [{}, { size: 0 }, { index: 'notes' }, {}, { routing: ROUTING }, { size: 0 }] });
+    const res = await running.client.msearch({ index: 'items', rest_total_hits_as_int: true, searches: [{}, { size: 0 }, { index: 'notes' }, {}, { routing: ROUTING }, { size: 0 }] });
     const items = res.responses as Json[];
     expect(items.map((r) => r.hits.total)).toEqual([DOCS + 1, 1, items[2].hits.total]);
     expect(items[2]._shards.total).toBe(1);
@@ -157,22 +143,22 @@ describe('_mget and _msearch with the official client', () => {
   });
 
   it('msearch: refuses a request it cannot parse or validate as a whole, and a body without its final newline', async () => {
-    const malformed = await failure(() => client.msearch({ searches: [{}, {}, { index: 'items', size: 3 } as Json, {}] }));
+    const malformed = await failure(() => running.client.msearch({ searches: [{}, {}, { index: 'items', size: 3 } as Json, {}] }));
     expect(malformed).toMatchObject({ status: 400, error: { type: 'illegal_argument_exception', reason: 'key [size] is not supported in the metadata section' } });
-    const inaccurate = await failure(() => client.msearch({ rest_total_hits_as_int: true, searches: [{}, { track_total_hits: 10 }] }));
+    const inaccurate = await failure(() => running.client.msearch({ rest_total_hits_as_int: true, searches: [{}, { track_total_hits: 10 }] }));
     expect(inaccurate.error.reason).toBe('[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got 10');
-    const none = await failure(() => client.msearch({ searches: [] }));
+    const none = await failure(() => running.client.msearch({ searches: [] }));
     expect(none.status).toBe(400);
 
     // The client always ends the body with a newline; a client that does not is refused.
-    const res = await fetch(`${server.url}/_msearch`, {
+    const res = await fetch(`${running.server.url}/_msearch`, {
       method: 'POST',
       headers: { 'content-type': 'application/vnd.elasticsearch+x-ndjson; compatible-with=8', accept: 'application/vnd.elasticsearch+json; compatible-with=8' },
       body: '{"index":"items"}\n{"size":1}',
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as Json).error).toMatchObject({ type: 'illegal_argument_exception', reason: 'The msearch request must be terminated by a newline [\n]' });
-    const ok = await fetch(`${server.url}/_msearch`, {
+    const ok = await fetch(`${running.server.url}/_msearch`, {
       method: 'POST',
       headers: { 'content-type': 'application/vnd.elasticsearch+x-ndjson; compatible-with=8' },
       body: '{"index":"items"}\n{"size":1}\n',

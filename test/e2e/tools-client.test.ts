@@ -4,65 +4,50 @@
  * Elasticsearch client, and the official OpenSearch client doing what its users do (info, create,
  * bulk, paged searches, aliases, counts).
  */
-import { Client } from '@elastic/elasticsearch';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ES_VERSION } from '../../src/http/version.ts';
-import { tempDir } from '../engine/helpers.ts';
+import { inProcessServer } from './in-process-server.ts';
 
 describe('tools against the real server', () => {
-  let server: RunningServer;
-  let client: Client;
   let opensearch: OpenSearchClient;
-  let removeDir: () => void;
-
-  beforeAll(async () => {
-    const { dir, remove } = tempDir();
-    removeDir = remove;
-    server = await startServer({ dataDir: dir, port: 0 });
-    client = new Client({ node: server.url });
+  const running = inProcessServer(async (_, server) => {
     opensearch = new OpenSearchClient({ node: server.url });
   });
-  afterAll(async () => {
-    await client?.close();
-    await opensearch?.close();
-    await server?.close();
-    removeDir?.();
-  });
+  afterAll(() => opensearch?.close());
 
   it('describes the node with the version and the address tools read', async () => {
-    const info = await client.nodes.info();
+    const info = await running.client.nodes.info();
     const nodes = Object.values(info.nodes);
     expect(nodes).toHaveLength(1);
     expect(nodes[0].version).toBe(ES_VERSION);
-    expect(nodes[0].http?.publish_address).toBe(new URL(server.url).host);
+    expect(nodes[0].http?.publish_address).toBe(new URL(running.server.url).host);
     expect(nodes[0].roles).toContain('data');
     // Kibana's poll, with filter_path.
-    const polled = await client.transport.request({ method: 'GET', path: '/_nodes', querystring: { filter_path: 'nodes.*.version,nodes.*.http.publish_address,nodes.*.ip' } });
+    const polled = await running.client.transport.request({ method: 'GET', path: '/_nodes', querystring: { filter_path: 'nodes.*.version,nodes.*.http.publish_address,nodes.*.ip' } });
     expect(Object.values((polled as { nodes: Record<string, { version: string }> }).nodes)[0].version).toBe(ES_VERSION);
-    const metricsOnly = await client.nodes.info({ metric: 'http' });
+    const metricsOnly = await running.client.nodes.info({ metric: 'http' });
     expect(Object.values(metricsOnly.nodes)[0].os).toBeUndefined();
     expect(Object.values(metricsOnly.nodes)[0].http).toBeDefined();
   });
 
   it('manages aliases through the official client, and searches and writes through them', async () => {
     for (const index of ['a-1', 'a-2']) {
-      await client.indices.create({ index, mappings: { properties: { kind: { type: 'keyword' }, n: { type: 'long' } } } });
-      await client.bulk({ refresh: true, operations: Array.from({ length: 6 }, (_, i) => [{ index: { _index: index, _id: `${index}-${i}` } }, { kind: i % 3 === 0 ? 'x' : 'y', n: i }]).flat() });
+      await running.client.indices.create({ index, mappings: { properties: { kind: { type: 'keyword' }, n: { type: 'long' } } } });
+      await running.client.bulk({ refresh: true, operations: Array.from({ length: 6 }, (_, i) => [{ index: { _index: index, _id: `${index}-${i}` } }, { kind: i % 3 === 0 ? 'x' : 'y', n: i }]).flat() });
     }
-    await client.indices.updateAliases({ actions: [{ add: { indices: ['a-1', 'a-2'], alias: 'all-a' } }, { add: { index: 'a-2', alias: 'all-a-write', is_write_index: true } }] });
-    await client.indices.putAlias({ index: 'a-1', name: 'x-only', filter: { term: { kind: 'x' } } });
-    expect(await client.indices.existsAlias({ name: 'x-only' })).toBe(true);
-    const aliases = await client.indices.getAlias({ name: 'x-only' });
+    await running.client.indices.updateAliases({ actions: [{ add: { indices: ['a-1', 'a-2'], alias: 'all-a' } }, { add: { index: 'a-2', alias: 'all-a-write', is_write_index: true } }] });
+    await running.client.indices.putAlias({ index: 'a-1', name: 'x-only', filter: { term: { kind: 'x' } } });
+    expect(await running.client.indices.existsAlias({ name: 'x-only' })).toBe(true);
+    const aliases = await running.client.indices.getAlias({ name: 'x-only' });
     expect(aliases).toEqual({ 'a-1': { aliases: { 'x-only': { filter: { term: { kind: 'x' } } } } } });
-    expect((await client.count({ index: 'all-a' })).count).toBe(12);
-    const xs = await client.search({ index: 'x-only', sort: [{ n: 'asc' }] });
+    expect((await running.client.count({ index: 'all-a' })).count).toBe(12);
+    const xs = await running.client.search({ index: 'x-only', sort: [{ n: 'asc' }] });
     expect(xs.hits.hits.map((h) => h._id)).toEqual(['a-1-0', 'a-1-3']);
-    const written = await client.index({ index: 'all-a-write', id: 'new', document: { kind: 'x', n: 9 }, refresh: true });
+    const written = await running.client.index({ index: 'all-a-write', id: 'new', document: { kind: 'x', n: 9 }, refresh: true });
     expect(written._index).toBe('a-2');
-    await client.indices.deleteAlias({ index: 'a-1', name: 'x-only' });
-    expect(await client.indices.existsAlias({ name: 'x-only' })).toBe(false);
+    await running.client.indices.deleteAlias({ index: 'a-1', name: 'x-only' });
+    expect(await running.client.indices.existsAlias({ name: 'x-only' })).toBe(false);
   });
 
   it('serves the OpenSearch client as it serves the Elasticsearch one', async () => {
