@@ -9,13 +9,17 @@
 // Debug builds (assertions on) fill freed blocks with 0xA5 bytes, so that reading a freed block
 // gives values that no test expects (a use after free shows as a wrong page, not as luck).
 
-import { BLOCK, BLOCK_OVERHEAD } from "rt/common";
+import { BLOCK, BLOCK_MAXSIZE, BLOCK_OVERHEAD } from "rt/common";
 
 let inUse: usize = 0;
 let blocks: u32 = 0;
 
 /** Reserves `bytes`; traps if memory cannot grow or `bytes` exceeds the largest block (1 GiB). */
 export function alloc(bytes: usize): usize {
+  // Checked before any arithmetic on the size: rounded up to the block alignment, 0xFFFFFFFF wraps
+  // to a 12-byte block. TLSF (AssemblyScript 0.28) checks this too, but the ABI's promise is made
+  // here, not left to the library's internals. Memory that cannot grow traps in TLSF's growMemory.
+  if (bytes > BLOCK_MAXSIZE) unreachable();
   const ptr = heap.alloc(bytes);
   inUse += blockSize(ptr);
   blocks++;

@@ -1,3 +1,3 @@
-export * from './order.ts';
-export { MAX_KEYS, WasmArray, WasmKernels, wasmKernels, wasmModule, WASM_URL, WASM_DEBUG_URL, type Column } from './wasm.ts';
-export * as reference from './reference.ts';
+// The repository's entry to the core. The server runs on Node, so this is the Node entry (node.ts):
+// the portable entry (portable.ts, the package's main one) plus reading build/deeppage.wasm.
+export * from './node.ts';

@@ -1,20 +1,22 @@
 /**
  * The wasm kernels behind a typed API. Each {@link WasmKernels} is one instance of the module with
- * its own linear memory; the engine owns one, tests and benchmarks may share {@link wasmKernels}.
+ * its own linear memory; the engine owns one. This file runs in any host with WebAssembly: it is
+ * given a compiled module or an instance and never reads a file (see load.ts for getting one, and
+ * node.ts for reading the packaged file in Node).
  *
  * Arrays can live in the module's memory ({@link WasmArray}: allocated, read in place by every
  * kernel call, freed by their owner) or be plain typed arrays (copied into scratch memory for the
  * call and freed after it: convenient for tests).
  *
  * @example
- * const k = wasmKernels();
+ * const k = new WasmKernels(module);
  * const prices = k.f64(3); prices.view.set([3, 1, 2]);
  * k.topK([{ values: prices, order: 'desc' }], 3, 2); // Uint32Array [0, 2]
  * prices.free();
  */
-import { readFileSync } from 'node:fs';
 import type { KeyOrder, MergedPage, Runs, SortKey } from './order.ts';
 
+/** The module's exports (assembly/README.md); every i32 result here is a u32 read as unsigned. */
 interface Exports {
   memory: WebAssembly.Memory;
   alloc(bytes: number): number;
@@ -27,9 +29,30 @@ interface Exports {
   sumKeys(keys: number, n: number): number;
 }
 
-export const WASM_URL = new URL('../../build/deeppage.wasm', import.meta.url);
-/** The debug build: assertions on, freed blocks poisoned (see assembly/heap.ts). */
-export const WASM_DEBUG_URL = new URL('../../build/deeppage.debug.wasm', import.meta.url);
+const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'mergeRuns', 'rankSelect', 'sumKeys'] as const;
+
+/**
+ * The instance's exports with every u32 result made unsigned. Wasm hands an i32 result to JavaScript
+ * as a signed number, so an address at or past 2 GiB (or a count of 2^31 and more) would arrive
+ * negative; wrapping the exports once means no call site can forget the `>>> 0`.
+ */
+function unsignedExports(instance: WebAssembly.Instance): Exports {
+  const raw = instance.exports as unknown as Exports;
+  const missing = [...(raw.memory instanceof WebAssembly.Memory ? [] : ['memory']), ...FUNCTIONS.filter((name) => typeof raw[name] !== 'function')];
+  if (missing.length > 0) throw new TypeError(`deeppage: not the kernels module (it lacks ${missing.join(', ')})`);
+  return {
+    memory: raw.memory,
+    alloc: (bytes) => raw.alloc(bytes) >>> 0,
+    free: raw.free,
+    allocatedBytes: () => raw.allocatedBytes() >>> 0,
+    allocatedBlocks: () => raw.allocatedBlocks() >>> 0,
+    topK: (spec, keys, n, k, out) => raw.topK(spec, keys, n, k, out) >>> 0,
+    mergeRuns: (spec, keys, table, runs, from, size, outRun, outPos) => raw.mergeRuns(spec, keys, table, runs, from, size, outRun, outPos) >>> 0,
+    rankSelect: raw.rankSelect,
+    sumKeys: raw.sumKeys,
+  };
+}
+
 /** Sort keys the kernels take at most. */
 export const MAX_KEYS = 4;
 const FLAG_DESC = 1;
@@ -95,8 +118,12 @@ export type Column = Float64Array | WasmArray<Float64Array>;
 export class WasmKernels {
   readonly #x: Exports;
 
-  constructor(module: WebAssembly.Module) {
-    this.#x = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
+  /**
+   * Kernels on an instance of the module: a compiled module is instantiated here (synchronously, with
+   * no imports); an instance is used as it is and must not be shared with other code.
+   */
+  constructor(source: WebAssembly.Module | WebAssembly.Instance) {
+    this.#x = unsignedExports(source instanceof WebAssembly.Instance ? source : new WebAssembly.Instance(source, {}));
   }
 
   get memory(): WebAssembly.Memory {
@@ -120,7 +147,7 @@ export class WasmKernels {
 
   /** What the module's allocator holds for its callers: bytes (of blocks) and blocks. */
   inUse(): { bytes: number; blocks: number } {
-    return { bytes: this.#x.allocatedBytes() >>> 0, blocks: this.#x.allocatedBlocks() >>> 0 };
+    return { bytes: this.#x.allocatedBytes(), blocks: this.#x.allocatedBlocks() };
   }
 
   /** The entries 0..n-1 that sort first by `keys` (1..4 keys; ties by lower entry), best first. */
@@ -142,7 +169,7 @@ export class WasmKernels {
     return this.#call((scratch) => {
       const spec = this.#spec(scratch, keys, keys.map((key) => this.#place(scratch, key.values, n)));
       const out = output(scratch);
-      return result(out, this.#x.topK(spec, keys.length, n, k, out) >>> 0);
+      return result(out, this.#x.topK(spec, keys.length, n, k, out));
     });
   }
 
@@ -154,7 +181,7 @@ export class WasmKernels {
     const room = Math.max(0, Math.min(size, total - from));
     return this.#call((scratch) => {
       const { spec, table, out } = this.#layout(scratch, runs, room * 8);
-      const got = this.#x.mergeRuns(spec, runs.order.length, table, runs.runs.length, from, size, out, out + room * 4) >>> 0;
+      const got = this.#x.mergeRuns(spec, runs.order.length, table, runs.runs.length, from, size, out, out + room * 4);
       return { run: this.#u32(out, got), pos: this.#u32(out + room * 4, got) };
     });
   }
@@ -177,11 +204,10 @@ export class WasmKernels {
     return this.#call((scratch) => this.#x.sumKeys(this.#place(scratch, values, n), n));
   }
 
-  /** Addresses come back as i32; `>>> 0` keeps those past 2 GiB positive. */
   #alloc(bytes: number): number {
     // Beyond 2^32 - 1 the argument would wrap to a small size; the module traps above 1 GiB anyway.
     if (!(bytes <= 0xffffffff)) throw new RangeError(`cannot allocate ${bytes} bytes in wasm32 memory`);
-    return this.#x.alloc(Math.max(bytes, 1)) >>> 0;
+    return this.#x.alloc(Math.max(bytes, 1));
   }
 
   /** Runs `body` with a scratch allocator whose blocks are all freed afterwards. */
@@ -295,21 +321,4 @@ function checkRuns({ order, runs }: Runs<Column>): number {
   }
   if (total > 0xffffffff) throw new RangeError(`the runs hold ${total} entries, more than 2^32 - 1`);
   return total;
-}
-
-const modules = new Map<string, WebAssembly.Module>();
-
-/** The compiled module (release or debug build), compiled once per process. */
-export function wasmModule(build: 'release' | 'debug' = 'release'): WebAssembly.Module {
-  let module = modules.get(build);
-  if (!module) modules.set(build, (module = new WebAssembly.Module(readFileSync(build === 'debug' ? WASM_DEBUG_URL : WASM_URL))));
-  return module;
-}
-
-let shared: WasmKernels | undefined;
-
-/** Process-wide kernels for tests and benchmarks, instantiated from build/deeppage.wasm on first use. */
-export function wasmKernels(): WasmKernels {
-  shared ??= new WasmKernels(wasmModule());
-  return shared;
 }
