@@ -29,6 +29,7 @@ import { searchRoutes } from './routes/search.ts';
 import { securityRoutes } from './routes/security.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { tasksRoutes } from './routes/tasks.ts';
+import { uiRoutes } from './routes/ui.ts';
 import { pathOf } from './request-uri.ts';
 import { Turns, TURNS } from './turns.ts';
 
@@ -81,6 +82,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   if (authenticator) app.route('/', securityRoutes());
   app.route('/', clusterRoutes(engine, clusterName));
   app.route('/', catRoutes(engine, clusterName));
+  app.route('/', uiRoutes(engine));
   app.route('/', bulkRoutes(engine));
   app.route('/', cursorRoutes(engine));
   app.route('/', aliasRoutes(engine));

@@ -62,10 +62,12 @@ function write(c: Context, status: number, body: unknown, headers?: Record<strin
  * Headers as a plain object, shared by every answer (@hono/node-server writes such a response's
  * headers as they are; a `Headers` instance would be built, then converted, per request).
  */
+/** What every answer of the server carries, whatever it is: the official client rejects any 2xx response without it. */
+export const PRODUCT_HEADER: Readonly<Record<string, string>> = Object.freeze({ 'x-elastic-product': 'Elasticsearch' });
+
 const HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': RESPONSE_CONTENT_TYPE,
-  // The official client rejects any 2xx response without it.
-  'x-elastic-product': 'Elasticsearch',
+  ...PRODUCT_HEADER,
 });
 
 /**

@@ -3,7 +3,7 @@
  * client checks; a HEAD without a body; any other body JSON; a 4xx in Elasticsearch's error shape,
  * `{"error":{"root_cause":[…],"type":…,"reason":…},"status":N}` with N the HTTP status, unless it is
  * one of the few 4xx answers ES gives in the API's own shape (a missing document, nothing freed, a
- * health wait that timed out, a reindex with failures, a missing alias); a `_cat` success may be text.
+ * health wait that timed out, a reindex with failures, a missing alias); a `_cat` success may be text, and the browser page's files are HTML, CSS and JS.
  */
 
 export interface Answer {
@@ -22,6 +22,8 @@ export function problemWith(method: string, target: string, answer: Answer): str
   // The _cat APIs answer text tables (and `help`) unless asked for JSON; their errors are JSON.
   const catText = status < 300 && /^\/_cat(\/|\?|$)/.test(target) && answer.header('content-type') === 'text/plain; charset=UTF-8';
   if (catText) return undefined;
+  // The browser page's files (and its redirect) are what they are.
+  if (status < 400 && /^\/_deeppage(\/|\?|$)/.test(target)) return undefined;
   if (!/^application\/(json|vnd\.elasticsearch\+json)/.test(answer.header('content-type') ?? '')) return `content type ${answer.header('content-type')}`;
   let parsed: unknown;
   try {

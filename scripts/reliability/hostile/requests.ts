@@ -265,6 +265,7 @@ function routes(t: HostileTargets, rate: number): Route[] {
     },
     { reads: true, name: 'multi get', methods: ['GET', 'POST'], paths: either(path('_mget'), path(readIndex, '_mget')), params: ['realtime', 'refresh', 'routing', 'preference', '_source', '_source_includes', '_source_excludes', 'stored_fields'], body: b.mget, bodyRequired: true },
     { reads: true, name: 'multi search', methods: ['GET', 'POST'], paths: either(path('_msearch'), path(readIndex, '_msearch')), params: ['max_concurrent_searches', 'max_concurrent_shard_requests', 'rest_total_hits_as_int', 'typed_keys', 'search_type', 'pre_filter_shard_size', ...INDICES_OPTIONS], body: b.msearch, bodyRequired: true, ndjson: true },
+    { reads: true, name: 'browser page', methods: ['GET', 'HEAD'], paths: fc.constantFrom('/_deeppage', '/_deeppage/', '/_deeppage/app.js', '/_deeppage/style.css', '/_deeppage/nope', '/_deeppage/a/b', '/_deeppage/%2e%2e/package.json', '/_deeppage/..%2fpackage.json'), params: [] },
     { name: 'node info', methods: ['GET'], paths: either(path('_nodes'), path('_nodes', node), path('_nodes', node, fc.constantFrom('http', 'os,process', '_all', 'x'))), params: rate === 0 ? [] : ['flat_settings', 'timeout'] },
     {
       reads: true,

@@ -9,7 +9,7 @@
 import type { Context } from 'hono';
 import { booleanParam, notSupported } from '../request-values.ts';
 import { queryOf } from '../request-uri.ts';
-import { send } from '../respond.ts';
+import { PRODUCT_HEADER, send } from '../respond.ts';
 import { rowOrder } from './row-order.ts';
 import { shownColumns } from './shown-columns.ts';
 import { cellText, type CatTable } from './table.ts';
@@ -49,7 +49,7 @@ export function sendTable<R>(c: Context, table: CatTable<R>): Response {
 
 /** Plain text as ES sends it (`RestResponse.TEXT_CONTENT_TYPE`), with the product header the official client checks on every 2xx. */
 export function sendText(text: string): Response {
-  return new Response(text, { status: 200, headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-elastic-product': 'Elasticsearch' } });
+  return new Response(text, { status: 200, headers: { 'content-type': 'text/plain; charset=UTF-8', ...PRODUCT_HEADER } });
 }
 
 /** True for JSON, false for text; the formats deeppage does not write are refused. */
