@@ -69,7 +69,8 @@ export function runsOf(maxRuns: number, maxLength: number, maxKeys: number): fc.
     }));
 }
 
-function encode(values: Float64Array, encoding: Encoding, r: number): RunKey {
+/** A run key's values as the engine may hand them over: plain, as ordinals into a map, or shifted by an offset (run r's own). */
+export function encode(values: Float64Array, encoding: Encoding, r: number): RunKey {
   if (encoding === 'offset') {
     const offset = (r + 1) * 10;
     const shifted = values.map((v) => v - offset);

@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { compareEntries, type Direction, type KeyOrder, type Missing, type RunKey, type Runs, type SortKey } from '../../src/core/order.ts';
 import * as reference from '../../src/core/reference.ts';
+import { encode as encodeKey } from '../core/arbitraries.ts';
 
 export const VECTORS_URL = new URL('./vectors.json', import.meta.url);
 
@@ -205,18 +206,7 @@ function makeRuns({ lengths, order, value, encodings }: RunsSpec): Runs {
 
 function encodeRunKey(values: Float64Array, encoding: Encoding, r: number): RunKey {
   if (encoding === 'negative zero offset') return { values, offset: -0 };
-  if (encoding === 'offset') {
-    const offset = (r + 1) * 10;
-    const shifted = values.map((v) => v - offset);
-    if (shifted.every((v, i) => Object.is(v + offset, values[i]))) return { values: shifted, offset };
-  }
-  if (encoding === 'map') {
-    const distinct: number[] = [];
-    for (const v of values) if (!Number.isNaN(v) && !distinct.some((d) => Object.is(d, v))) distinct.push(v);
-    const map = Float64Array.from(distinct.reverse());
-    return { values: values.map((v) => (Number.isNaN(v) ? NaN : map.findIndex((d) => Object.is(d, v)))), map };
-  }
-  return { values };
+  return encodeKey(values, encoding, r);
 }
 
 function runsVector(spec: RunsSpec, extraRanks: number[] = []): RunsVector {
