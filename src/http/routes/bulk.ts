@@ -95,19 +95,23 @@ const UNSUPPORTED_META = ['version', 'version_type', 'if_seq_no', 'if_primary_te
 
 /** An action line `{action: {metadata}}`, refused with the reasons of ES's bulk parser. */
 function actionLine(line: unknown, number: number): { action: Action; meta: Record<string, unknown> } {
-  const malformed = (what: string) => illegalArgument(`Malformed action/metadata line [${number}], ${what}`);
-  if (!isObject(line)) throw malformed(`expected START_OBJECT but found [${tokenName(line)}]`);
+  if (!isObject(line)) throw malformed(number, `expected START_OBJECT but found [${tokenName(line)}]`);
   const keys = Object.keys(line);
-  if (keys.length === 0) throw malformed('expected FIELD_NAME but found [END_OBJECT]');
+  if (keys.length === 0) throw malformed(number, 'expected FIELD_NAME but found [END_OBJECT]');
   const action = keys[0] as Action;
-  if (!ACTIONS.includes(action)) throw malformed(`expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
+  if (!ACTIONS.includes(action)) throw malformed(number, `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
   const meta = line[action];
-  if (!isObject(meta)) throw malformed(`expected START_OBJECT or END_OBJECT but found [${tokenName(meta)}]`);
-  if (keys.length > 1) throw malformed('expected END_OBJECT but found [FIELD_NAME]');
+  if (!isObject(meta)) throw malformed(number, `expected START_OBJECT or END_OBJECT but found [${tokenName(meta)}]`);
+  if (keys.length > 1) throw malformed(number, 'expected END_OBJECT but found [FIELD_NAME]');
   for (const key of Object.keys(meta)) {
     if (key === '_index' || key === '_id' || key === 'routing') continue;
     if (UNSUPPORTED_META.includes(key)) throw notSupported(`[${key}] in a bulk action`);
     throw illegalArgument(`Action/metadata line [${number}] contains an unknown parameter [${key}]`);
   }
   return { action, meta };
+}
+
+/** ES's error for an action line it cannot read (a function, not a closure per line: see mapping.ts `extract`). */
+function malformed(number: number, what: string) {
+  return illegalArgument(`Malformed action/metadata line [${number}], ${what}`);
 }
