@@ -8,7 +8,7 @@ import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
 import { checkIndexName, resolveExpression, resolveWithAliases, type IndicesOptions } from './index-names.ts';
 import type { AliasAction, AliasProps } from './aliases/alias.ts';
-import { checkAliasName, planAliasActions, type AliasActionResult } from './aliases/actions.ts';
+import { aliasNotConcrete, checkAliasName, moreThanOneWriteIndex, planAliasActions, type AliasActionResult } from './aliases/actions.ts';
 import { aliasNames, indexRouting, searchReach, singleIndexOf, writeIndexOf } from './aliases/requests.ts';
 import { MemoryBreaker } from './breakers/memory-breaker.ts';
 import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
@@ -175,7 +175,10 @@ export class Engine {
    */
   async updateAliases(actions: readonly AliasAction[]): Promise<AliasActionResult[]> {
     const changes = planAliasActions(actions, {
-      resolveIndices: (expression) => resolveExpression(expression, [...this.#indices.keys()]).map((n) => this.#indices.get(n)!),
+      resolveIndices: (expression) => {
+        for (const name of expression.split(',')) if (!this.#indices.has(name) && this.#aliasIndices(name)) throw aliasNotConcrete(name);
+        return resolveExpression(expression, [...this.#indices.keys()]).map((n) => this.#indices.get(n)!);
+      },
       indexNamed: (name) => this.#indices.get(name),
     });
     const before = new Map([...changes.changed].map((index) => [index, new Map(index.aliases)]));
@@ -214,7 +217,11 @@ export class Engine {
     const unknown = Object.keys(rest);
     if (unknown.length) throw badRequest('parsing_exception', `unknown key [${unknown[0]}] for create index`);
     if (unparsed !== undefined && isObject(unparsed) && Object.keys(unparsed).length) throw illegalArgument('aliases must be parsed before the index is created');
-    for (const alias of aliases.keys()) checkAliasName(alias, { indexNamed: (n) => (n === name ? ({} as SearchIndex) : this.#indices.get(n)) });
+    for (const [alias, props] of aliases) {
+      checkAliasName(alias, { indexNamed: (n) => (n === name ? ({} as SearchIndex) : this.#indices.get(n)) });
+      const writers = props.isWriteIndex ? (this.#aliasIndices(alias) ?? []).filter((index) => index.aliases.get(alias)?.isWriteIndex) : [];
+      if (writers.length > 0) throw moreThanOneWriteIndex(alias, [...writers.map((index) => index.name), name]);
+    }
     const index = SearchIndex.create(name, { settings, mappings }, this.runs, this.sources);
     for (const [alias, props] of aliases) index.aliases.set(alias, props);
     this.#indices.set(name, index);
@@ -242,7 +249,8 @@ export class Engine {
   /** Deletes concrete indices (ES refuses wildcards here by default: `action.destructive_requires_name`). */
   async deleteIndices(expression: string, options?: IndicesOptions): Promise<void> {
     if (expression.includes('*') || expression === '_all') throw illegalArgument('Wildcard expressions or all indices are not allowed');
-    const targets = this.resolve(expression, options);
+    for (const name of expression.split(',')) if (!this.#indices.has(name) && this.#aliasIndices(name)) throw aliasNotConcrete(name);
+    const targets = resolveExpression(expression, [...this.#indices.keys()], options).map((n) => this.#indices.get(n)!);
     for (const index of targets) {
       this.cursors.dropIndex(index);
       index.close();
@@ -345,11 +353,18 @@ export class Engine {
 
   /** The index a request on one document names: an index, or an alias of one index only. */
   resolveOne(name: string): SearchIndex {
-    const aliased = this.#indices.has(name) ? undefined : this.#aliasIndices(name);
+    const index = this.#indices.get(name);
+    if (index) return index;
+    const aliased = this.#aliasIndices(name);
     if (aliased) return singleIndexOf(name, aliased);
-    const [index] = this.resolve(name);
-    if (!index) throw indexNotFound(name);
-    return index;
+    // One concrete name, as ES reads a single-document request's index: no wildcards, no lists.
+    throw indexNotFound(name);
+  }
+
+  /** The index a write to `name` goes to: the index of that name, or an alias's write index; undefined when neither exists. */
+  writeIndexOf(name: string): SearchIndex | undefined {
+    const aliased = this.#indices.has(name) ? undefined : this.#aliasIndices(name);
+    return aliased ? writeIndexOf(name, aliased) : this.#indices.get(name);
   }
 
   /** A request on one document through an alias takes the alias's index routing. */

@@ -122,6 +122,64 @@ describe('index aliases', () => {
     expectError(await t.json('POST', '/_aliases', { actions: [{ remove_index: { index: 'logs-*' } }] }), 400, 'illegal_argument_exception', 'Wildcard expressions or all indices are not allowed');
   });
 
+  it('stand where concrete indices are needed only as ES allows', async () => {
+    await t.createIndex('solo');
+    await t.json('PUT', '/solo/_alias/solo-alias');
+    const notConcrete = 'The provided expression [solo-alias] matches an alias, specify the corresponding concrete indices instead.';
+    // Deleting "the alias" as an index deletes nothing.
+    expectError(await t.json('DELETE', '/solo-alias'), 400, 'illegal_argument_exception', notConcrete);
+    expect((await t.json('GET', '/solo')).status).toBe(200);
+    expectError(await t.json('PUT', '/solo-alias/_alias/z'), 400, 'illegal_argument_exception', notConcrete);
+    // A single-document request names one index or alias: no wildcards, no lists.
+    await t.json('PUT', '/solo/_doc/1?refresh=true', { n: 1 });
+    expect((await t.json('GET', '/solo-alias/_doc/1')).body.found).toBe(true);
+    expectError(await t.json('GET', '/sol*/_doc/1'), 404, 'index_not_found_exception');
+    expectError(await t.json('GET', '/solo,logs-1/_doc/1'), 404, 'index_not_found_exception');
+  });
+
+  it('swap an index for an alias of its name in one request, as a reindex-then-swap does', async () => {
+    await t.createIndex('swap-old');
+    await t.createIndex('swap-new');
+    const swapped = await t.json('POST', '/_aliases', { actions: [{ add: { index: 'swap-new', alias: 'swap-old' } }, { remove_index: { index: 'swap-old' } }] });
+    expect(swapped.status, swapped.text).toBe(200);
+    expect((await t.json('GET', '/_alias/swap-old')).body).toEqual({ 'swap-new': { aliases: { 'swap-old': {} } } });
+  });
+
+  it('fail as ES fails when nothing is left to do, and remove what they find', async () => {
+    expectError(await t.json('POST', '/_aliases', { actions: [{ remove: { index: 'logs-1', alias: 'never' } }] }), 404, 'aliases_not_found_exception', 'aliases [never] missing');
+    await t.json('PUT', '/logs-1/_alias/q');
+    const partly = await t.json('DELETE', '/logs-1/_alias/q,zzz');
+    expect(partly.status, partly.text).toBe(200);
+    expect((await t.json('GET', '/_alias/q')).status).toBe(404);
+    expect((await t.json('GET', '/_alias/zz-b,zz-a')).body).toEqual({ error: 'aliases [zz-a,zz-b] missing', status: 404 });
+    expect((await t.json('GET', '/_aliases')).status).toBe(200);
+  });
+
+  it('keep one write index per alias, also when an index is created with one', async () => {
+    await t.createIndex('w-1', undefined, undefined);
+    await t.json('PUT', '/w-1/_alias/w', { is_write_index: true });
+    expectError(await t.json('PUT', '/w-2', { aliases: { w: { is_write_index: true } } }), 400, 'illegal_state_exception', 'alias [w] has more than one write index [w-1,w-2]');
+    expect((await t.json('GET', '/w-2')).status).toBe(404);
+  });
+
+  it('of hidden indices are read too', async () => {
+    await t.createIndex('.hidden-x');
+    await t.json('PUT', '/.hidden-x/_alias/hx');
+    expect((await t.json('GET', '/_alias/hx')).body).toEqual({ '.hidden-x': { aliases: { hx: {} } } });
+  });
+
+  it('take a reindex into their write index, refreshed, and refuse one into the index it reads', async () => {
+    await t.createIndex('rx-src');
+    await t.createIndex('rx-dest');
+    await t.json('PUT', '/rx-dest/_alias/rx');
+    await t.json('PUT', '/rx-src/_alias/rx-self');
+    await t.bulk('/_bulk', [{ index: { _index: 'rx-src', _id: 'a' } }, { n: 1 }, { index: { _index: 'rx-src', _id: 'b' } }, { n: 2 }], '?refresh=true');
+    const copied = await t.json('POST', '/_reindex?refresh=true', { source: { index: 'rx-src' }, dest: { index: 'rx' } });
+    expect(copied.body.created, copied.text).toBe(2);
+    expect((await t.json('GET', '/rx-dest/_count')).body.count).toBe(2);
+    expectError(await t.json('POST', '/_reindex', { source: { index: 'rx-src' }, dest: { index: 'rx-self' } }), 400, 'action_request_validation_exception', /reindex cannot write into an index its reading from \[rx-src\]/);
+  });
+
   it('come with an index created with them, and survive a restart', async () => {
     const created = await t.json('PUT', '/with-aliases', { aliases: { w: {}, f: { filter: { term: { level: 'x' } }, routing: '7', is_write_index: true } } });
     expect(created.status, created.text).toBe(200);

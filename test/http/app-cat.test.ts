@@ -351,6 +351,7 @@ describe('GET /_cat/aliases', () => {
     const json = await get('/_cat/aliases/filt*?format=json&h=a,i,w');
     expect(json.body).toEqual([{ a: 'filtered', i: 'cat-a1', w: 'true' }]);
     expect((await get('/_cat/aliases/none')).text).toBe('');
-    expectError(await get('/_cat/aliases?expand_wildcards=all'), 400, 'illegal_argument_exception');
+    expect((await get('/_cat/aliases?expand_wildcards=open&h=alias&s=alias')).text).toBe(lines('both', 'both', 'filtered'));
+    expectError(await get('/_cat/aliases?expand_wildcards=x'), 400, 'illegal_argument_exception');
   });
 });

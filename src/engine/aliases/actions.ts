@@ -33,11 +33,20 @@ export interface AliasContext {
   indexNamed(name: string): SearchIndex | undefined;
 }
 
-export function planAliasActions(actions: readonly AliasAction[], context: AliasContext): AliasChanges {
+export function planAliasActions(actions: readonly AliasAction[], given: AliasContext): AliasChanges {
+  // An index a `remove_index` of the same request deletes leaves its name free for an alias (the
+  // swap of an index for an alias of the same name, in one request).
+  const leaving = new Set(actions.flatMap((action) => (action.type === 'remove_index' ? action.indices.flatMap((expression) => given.resolveIndices(expression)) : [])));
+  const indexNamed = (name: string) => {
+    const index = given.indexNamed(name);
+    return index && !leaving.has(index) ? index : undefined;
+  };
+  const context: AliasContext = { ...given, indexNamed };
   const changes: (() => void)[] = [];
   const changed = new Set<SearchIndex>();
   const removed: SearchIndex[] = [];
   const results: AliasActionResult[] = [];
+  let applied = 0;
   // What the aliases will be once the earlier actions apply: later actions are checked against it.
   const pending = new Map<SearchIndex, Map<string, AliasProps>>();
   const aliasesOf = (index: SearchIndex) => {
@@ -47,11 +56,12 @@ export function planAliasActions(actions: readonly AliasAction[], context: Alias
   };
   for (const action of actions) {
     const indices = action.indices.flatMap((expression) => context.resolveIndices(expression));
-    const result: AliasActionResult = { action: { type: action.type, indices: action.indices, aliases: action.type === 'remove_index' ? [] : action.aliases }, status: 200, error: null };
+    const result: AliasActionResult = { action: { type: action.type, indices: indices.map((index) => index.name), aliases: action.type === 'remove_index' ? [] : action.aliases }, status: 200, error: null };
     results.push(result);
     if (action.type === 'add') {
       for (const alias of action.aliases) checkAliasName(alias, context);
       for (const index of indices) for (const alias of action.aliases) aliasesOf(index).set(alias, action.props);
+      if (indices.length > 0) applied++;
     } else if (action.type === 'remove') {
       let found = 0;
       const missing = new Set(action.aliases);
@@ -67,6 +77,7 @@ export function planAliasActions(actions: readonly AliasAction[], context: Alias
           }
         }
       }
+      if (found > 0) applied++;
       if (found === 0 || missing.size > 0) {
         const error = aliasesMissing([...missing].length > 0 ? [...missing] : action.aliases);
         if (action.mustExist) throw error;
@@ -77,8 +88,11 @@ export function planAliasActions(actions: readonly AliasAction[], context: Alias
         if (expression.includes('*') || expression === '_all') throw illegalArgument('Wildcard expressions or all indices are not allowed');
       }
       removed.push(...indices);
+      if (indices.length > 0) applied++;
     }
   }
+  // ES: when no action is left to apply, the request fails as not found.
+  if (applied === 0) throw aliasesMissing(actions.flatMap((action) => (action.type === 'remove_index' ? [] : action.aliases)));
   for (const [index, aliases] of pending) {
     changes.push(() => {
       index.aliases.clear();
@@ -101,9 +115,9 @@ export function checkAliasName(alias: string, context: Pick<AliasContext, 'index
   if (context.indexNamed(alias)) throw badRequest('invalid_alias_name_exception', `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`);
 }
 
-/** ES's 404 for aliases that are not there (`aliases [a,b] missing`). */
+/** ES's 404 for aliases that are not there (`aliases [a,b] missing`, names sorted as ES's set keeps them). */
 export function aliasesMissing(aliases: readonly string[]): EsError {
-  const names = aliases.join(',');
+  const names = [...new Set(aliases)].sort().join(',');
   return new EsError(404, 'aliases_not_found_exception', `aliases [${names}] missing`, { 'resource.type': 'aliases', 'resource.id': names });
 }
 
@@ -125,6 +139,16 @@ function checkWriteIndices(pending: ReadonlyMap<SearchIndex, ReadonlyMap<string,
       if (pending.has(other) || other.aliases.get(alias)?.isWriteIndex !== true) continue;
       names.push(other.name);
     }
-    if (names.length > 1) throw badRequest('illegal_state_exception', `alias [${alias}] has more than one write index [${names.sort().join(',')}]`);
+    if (names.length > 1) throw moreThanOneWriteIndex(alias, names);
   }
+}
+
+/** ES's check that an alias marks one write index at most. */
+export function moreThanOneWriteIndex(alias: string, indices: readonly string[]): EsError {
+  return badRequest('illegal_state_exception', `alias [${alias}] has more than one write index [${[...indices].sort().join(',')}]`);
+}
+
+/** ES's answer when an alias stands where a request needs concrete indices (deleting an index, alias actions). */
+export function aliasNotConcrete(name: string): EsError {
+  return illegalArgument(`The provided expression [${name}] matches an alias, specify the corresponding concrete indices instead.`);
 }

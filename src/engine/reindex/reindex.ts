@@ -52,7 +52,9 @@ export function checkReindex(engine: Engine, request: ReindexRequest): void {
     return;
   }
   const sources = engine.resolve(request.source.indices.join(','));
-  if (sources.some((index) => index.name === request.dest.index)) throw validationFailed([`reindex cannot write into an index its reading from [${request.dest.index}]`]);
+  // The destination may be an alias: what counts is the index its writes go to.
+  const destIndex = engine.writeIndexOf(request.dest.index)?.name ?? request.dest.index;
+  if (sources.some((index) => index.name === destIndex)) throw validationFailed([`reindex cannot write into an index its reading from [${destIndex}]`]);
 }
 
 /** Runs the reindex; `task` (when it runs as one) sees the counters move and may cancel it. */
@@ -85,7 +87,8 @@ export async function reindex(engine: Engine, request: ReindexRequest, task?: Ru
   else if (failure !== undefined && !task?.signal.aborted) throw failure;
   // A user's cancel says so as ES does; otherwise the node is shutting down.
   if (task?.signal.aborted) for (const slice of slices) slice.status.canceled = task.cancelled ? USER_REQUEST : 'node is closing';
-  if (request.refresh && engine.has(request.dest.index)) await engine.refreshInPasses(request.dest.index);
+  const dest = request.refresh ? engine.writeIndexOf(request.dest.index) : undefined;
+  if (dest) await engine.refreshInPasses(dest.name);
   const { slices: sliceStatuses, ...totals } = showSlices() as ReindexStatus & { slices?: ReindexStatus[] };
   return { took: Math.round(performance.now() - started), timed_out: run.timedOut, ...totals, ...(sliceStatuses && { slices: sliceStatuses }), failures: run.failures };
 }

@@ -5,6 +5,7 @@
  * (src/engine/aliases/).
  */
 import { Hono, type Context } from 'hono';
+import type { IndicesOptions } from '../../engine/index-names.ts';
 import type { AliasAction } from '../../engine/aliases/alias.ts';
 import { shownAlias } from '../../engine/aliases/alias.ts';
 import { aliasesMissing } from '../../engine/aliases/actions.ts';
@@ -24,6 +25,7 @@ import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 /** This node is the elected master: `master_timeout` and `timeout` are checked and change nothing. */
 const CHANGE_PARAMS = new Set([...RESPONSE_PARAMS, 'master_timeout', 'timeout']);
 const READ_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, 'local', 'master_timeout']);
+const STRICT_EXPAND_HIDDEN: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: true };
 
 function checkParams(c: Context, known: ReadonlySet<string>): Record<string, string | undefined> {
   const query = queryOf(c);
@@ -59,8 +61,8 @@ export function aliasRoutes(engine: Engine): Hono {
     app.post(path, put);
     app.delete(path, async (c) => {
       checkParams(c, CHANGE_PARAMS);
-      // ES's delete-alias fails as a whole when nothing matched.
-      await engine.updateAliases([{ type: 'remove', indices: commaList(c.req.param('index')!), aliases: commaList(c.req.param('name')!), mustExist: true }]);
+      // ES's delete-alias removes what it finds, and fails (404) only when it finds none.
+      await engine.updateAliases([{ type: 'remove', indices: commaList(c.req.param('index')!), aliases: commaList(c.req.param('name')!) }]);
       return send(c, 200, { acknowledged: true, errors: false });
     });
   }
@@ -69,10 +71,11 @@ export function aliasRoutes(engine: Engine): Hono {
     const query = checkParams(c, READ_PARAMS);
     const index = c.req.param('index');
     const names = c.req.param('name');
-    const indices = engine.resolve(index, indicesOptions(query));
+    // ES reads aliases of hidden indices too unless told otherwise (`strictExpandHidden`).
+    const indices = engine.resolve(index, indicesOptions(query, STRICT_EXPAND_HIDDEN));
     return aliasesAnswer(c, indices, names === undefined ? undefined : commaList(names), index !== undefined);
   };
-  for (const path of ['/_alias', '/_alias/:name', '/:index/_alias', '/:index/_alias/:name']) {
+  for (const path of ['/_alias', '/_aliases', '/_alias/:name', '/:index/_alias', '/:index/_aliases', '/:index/_alias/:name']) {
     app.get(path, read);
     app.on('HEAD', path, read);
   }

@@ -39,7 +39,7 @@ import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
  */
 const INDICES_PARAMS: CatParamNames = { own: [...INDICES_OPTIONS_PARAMS, 'master_timeout', 'include_unloaded_segments'], response: ['health', 'local'] };
 const SHARDS_PARAMS: CatParamNames = { own: ['master_timeout'] };
-const ALIASES_PARAMS: CatParamNames = { own: ['local'] };
+const ALIASES_PARAMS: CatParamNames = { own: ['local', 'master_timeout', 'expand_wildcards'] };
 
 /** `_cat/shards` lists hidden indices too, and a missing name is a 404. */
 const STRICT_EXPAND_HIDDEN: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: true };
@@ -108,12 +108,18 @@ export function catRoutes(engine: Engine, clusterName = 'deeppage'): Hono {
   const aliases = (c: Context) => {
     const query = queryOf(c);
     const help = helpAsked(c);
-    if (!help && query.local !== undefined) booleanParam(query.local);
+    let options: IndicesOptions | undefined;
+    if (!help) {
+      if (query.local !== undefined) booleanParam(query.local);
+      if (query.master_timeout !== undefined) timeValueMs('master_timeout', query.master_timeout);
+      // ES lists the aliases of hidden indices too, unless `expand_wildcards` says otherwise.
+      options = indicesOptions(query, STRICT_EXPAND_HIDDEN);
+    }
     checkCatParamNames(c, help, ALIASES_PARAMS);
     if (help) return sendText(helpText(ALIASES_COLUMNS));
     const names = c.req.param('alias');
     const patterns = names === undefined || names === '_all' ? undefined : commaList(names).map((name) => globPattern(name));
-    const rows = engine.indices().flatMap((index) =>
+    const rows = engine.resolve(undefined, options).flatMap((index) =>
       [...index.aliases].filter(([alias]) => !patterns || patterns.some((p) => p.test(alias))).map(([alias, props]) => ({ alias, index: index.name, props })),
     );
     return sendTable(c, tableOf(ALIASES_COLUMNS, rows));

@@ -44,6 +44,8 @@ export function nodeRoutes(engine: Engine, clusterName: string): Hono {
       nodes: {
         [NODE_ID]: {
           ...self,
+          // Node info shows the bare address (`_nodes/stats` and `_tasks` show it with the port).
+          ip: self.host,
           version: ES_VERSION,
           build_flavor: 'default',
           build_type: `deeppage-${VERSION}`,
