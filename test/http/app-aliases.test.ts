@@ -153,6 +153,10 @@ describe('index aliases', () => {
     expect((await t.json('GET', '/_alias/q')).status).toBe(404);
     expect((await t.json('GET', '/_alias/zz-b,zz-a')).body).toEqual({ error: 'aliases [zz-a,zz-b] missing', status: 404 });
     expect((await t.json('GET', '/_aliases')).status).toBe(200);
+    // `-name` after a wildcard leaves out what it names.
+    await t.json('PUT', '/logs-1/_alias/ex-a');
+    await t.json('PUT', '/logs-1/_alias/ex-b');
+    expect((await t.json('GET', '/logs-1/_alias/ex-*,-ex-b')).body).toEqual({ 'logs-1': { aliases: { 'ex-a': {} } } });
   });
 
   it('keep one write index per alias, also when an index is created with one', async () => {

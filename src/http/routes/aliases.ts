@@ -10,7 +10,7 @@ import type { AliasAction } from '../../engine/aliases/alias.ts';
 import { shownAlias } from '../../engine/aliases/alias.ts';
 import { aliasesMissing } from '../../engine/aliases/actions.ts';
 import type { Engine } from '../../engine/engine.ts';
-import { globPattern } from '../../engine/patterns.ts';
+import { globPattern, type Glob } from '../../engine/patterns.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { parseAliasActions, parseAliasProps } from '../alias-body.ts';
@@ -90,20 +90,32 @@ export function aliasRoutes(engine: Engine): Hono {
  */
 function aliasesAnswer(c: Context, indices: readonly SearchIndex[], names: readonly string[] | undefined, indexNamed: boolean): Response {
   const all = names === undefined || names.includes('_all') || names.includes('*');
-  const patterns = all ? [] : names.map((name) => ({ name, pattern: globPattern(name) }));
+  // As ES reads alias names: `-name` after a wildcard excludes what it matches.
+  const includes: { name: string; pattern: Glob }[] = [];
+  const excludes: Glob[] = [];
+  let wildcard = false;
+  for (const name of names ?? []) {
+    if (name.startsWith('-') && wildcard) {
+      excludes.push(globPattern(name.slice(1)));
+      continue;
+    }
+    if (name === '_all' || name.includes('*')) wildcard = true;
+    includes.push({ name, pattern: name === '_all' ? /^/ : globPattern(name) });
+  }
   const seen = new Set<string>();
   const body: Record<string, unknown> = {};
   for (const index of indices) {
     const shown: Record<string, unknown> = {};
     for (const [alias, props] of [...index.aliases].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const matching = all ? [] : patterns.filter(({ pattern }) => pattern.test(alias));
-      if (!all && matching.length === 0) continue;
+      const matching = names === undefined ? [] : includes.filter(({ pattern }) => pattern.test(alias));
+      if (names !== undefined && matching.length === 0) continue;
+      if (excludes.some((pattern) => pattern.test(alias))) continue;
       for (const { name } of matching) seen.add(name);
       shown[alias] = shownAlias(props);
     }
     if (Object.keys(shown).length > 0 || (all && (indexNamed || names === undefined))) body[index.name] = { aliases: shown };
   }
-  const missing = all ? [] : names.filter((name) => !name.includes('*') && !seen.has(name));
+  const missing = includes.map(({ name }) => name).filter((name) => name !== '_all' && !name.includes('*') && !seen.has(name));
   if (missing.length === 0) return send(c, 200, body);
   const error = aliasesMissing(missing);
   const reason = missing.length === 1 ? `alias [${missing[0]}] missing` : error.reason;
