@@ -286,3 +286,20 @@ describe('_source, indices and queries', () => {
     expect((await search('/small/_search', { query: { match: { title: words(4096) } } })).status).toBe(200);
   });
 });
+
+describe('a q= that does not parse, on an index with no documents', () => {
+  it('fails every shard as ES does (each shard parses the query, empty or not), for searches and counts', async () => {
+    const t = testApp();
+    try {
+      await t.createIndex('nothing-yet', { number_of_shards: 2 });
+      for (const path of ['/nothing-yet/_search?q=a:%28', '/nothing-yet/_count?q=a:%28']) {
+        const res = await t.json('GET', path);
+        expectShardFailure(res, 'query_shard_exception', 'Failed to parse query [a:(]');
+        expect(res.body.error.root_cause[0].index).toBe('nothing-yet');
+      }
+      expect((await t.json('GET', '/nothing-yet/_search?q=a:b')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -11,9 +11,7 @@ import type { Mappings } from '../mapping.ts';
 import type { QsNode, Query, QueryStringQuery } from './query.ts';
 
 export function resolveQueryString(query: QueryStringQuery, mappings: Mappings): Query {
-  if ('syntaxError' in query) {
-    throw badRequest('query_shard_exception', `Failed to parse query [${query.text}]`, {}, badRequest('parse_exception', query.syntaxError));
-  }
+  if ('syntaxError' in query) throw syntaxError(query);
   const allFields = query.defaultFields === undefined || query.defaultFields.includes('*');
   const defaults = allFields ? [...mappings.fields.keys()] : query.defaultFields!;
   const lenient = query.lenient ?? allFields;
@@ -65,4 +63,30 @@ export function resolveQueryString(query: QueryStringQuery, mappings: Mappings):
 
 function withBoost(query: Query, boost: number): Query {
   return boost === 1 ? query : { ...query, boost: Math.fround(query.boost * boost) };
+}
+
+/** ES's failure of every shard for a query string the syntax does not allow. */
+function syntaxError(query: QueryStringQuery & { syntaxError: string }) {
+  return badRequest('query_shard_exception', `Failed to parse query [${query.text}]`, {}, badRequest('parse_exception', query.syntaxError));
+}
+
+/**
+ * Throws the syntax error of the first query string in the tree that does not parse. Elasticsearch
+ * parses the query on every shard, so a shard with no documents fails too; segments resolve their
+ * query strings as they run, and this check covers the shards that have none.
+ */
+export function checkQueryStrings(query: Query): void {
+  switch (query.kind) {
+    case 'query_string':
+      if ('syntaxError' in query) throw syntaxError(query);
+      return;
+    case 'bool':
+      for (const clause of [...query.must, ...query.filter, ...query.should, ...query.mustNot]) checkQueryStrings(clause);
+      return;
+    case 'constant_score':
+      return checkQueryStrings(query.filter);
+    case 'dis_max':
+      for (const clause of query.queries) checkQueryStrings(clause);
+      return;
+  }
 }

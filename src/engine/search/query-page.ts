@@ -20,6 +20,7 @@ import { filterMatches, matchCount, type Matches } from '../query/matches.ts';
 import { matchSegment, TooManyClauses, type FieldRun, type SegmentContext } from '../query/execute.ts';
 import type { TermStatistics } from '../query/bm25.ts';
 import { readsNow, type Query } from '../query/query.ts';
+import { checkQueryStrings } from '../query/query-string.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
@@ -80,6 +81,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
     return { query: q, cacheKey: request.paging === 'sorted_runs' && !readsNow(q) ? queryRunKey(keys, scored, minScore, q) : undefined };
   });
 
+  if (targets.some((target) => target.shards.length > 0)) shardFailures(targets, () => checkQueryStrings(query));
   const now = Date.now();
   const searches = perTarget.map(({ query }): QuerySearch => ({ query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging }));
   const inputs: MergeInput[] = [];
