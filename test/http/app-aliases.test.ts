@@ -166,6 +166,14 @@ describe('index aliases', () => {
     expect((await t.json('GET', '/w-2')).status).toBe(404);
   });
 
+  it('are hidden on all their indices or on none', async () => {
+    await t.createIndex('h-1');
+    await t.createIndex('h-2');
+    await t.json('PUT', '/h-1/_alias/h', { is_hidden: true });
+    expectError(await t.json('PUT', '/h-2/_alias/h'), 400, 'illegal_state_exception', 'alias [h] has is_hidden set to true on indices [h-1] but does not have is_hidden set to true on indices [h-2]; alias must have the same is_hidden setting on all indices');
+    expect((await t.json('PUT', '/h-2/_alias/h', { is_hidden: true })).status).toBe(200);
+  });
+
   it('of hidden indices are read too', async () => {
     await t.createIndex('.hidden-x');
     await t.json('PUT', '/.hidden-x/_alias/hx');

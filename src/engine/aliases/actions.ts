@@ -101,6 +101,7 @@ export function planAliasActions(actions: readonly AliasAction[], given: AliasCo
     changed.add(index);
   }
   checkWriteIndices(pending, context);
+  checkHidden(pending, context);
   return { changed, removed, results, apply: () => changes.forEach((change) => change()) };
 }
 
@@ -140,6 +141,24 @@ function checkWriteIndices(pending: ReadonlyMap<SearchIndex, ReadonlyMap<string,
       names.push(other.name);
     }
     if (names.length > 1) throw moreThanOneWriteIndex(alias, names);
+  }
+}
+
+/** An alias is hidden on all its indices or on none (ES's metadata check). */
+function checkHidden(pending: ReadonlyMap<SearchIndex, ReadonlyMap<string, AliasProps>>, context: AliasContext): void {
+  const touched = new Set([...pending.values()].flatMap((aliases) => [...aliases.keys()]));
+  for (const alias of touched) {
+    const hidden: string[] = [], shown: string[] = [];
+    for (const index of context.resolveIndices('_all')) {
+      const props = (pending.get(index) ?? index.aliases).get(alias);
+      if (props) (props.isHidden ? hidden : shown).push(index.name);
+    }
+    if (hidden.length > 0 && shown.length > 0) {
+      throw badRequest(
+        'illegal_state_exception',
+        `alias [${alias}] has is_hidden set to true on indices [${hidden.sort().join(',')}] but does not have is_hidden set to true on indices [${shown.sort().join(',')}]; alias must have the same is_hidden setting on all indices`,
+      );
+    }
   }
 }
 
