@@ -8,7 +8,7 @@
  * reads the network; it queues it for the search pool. Here the queue is this one: a request waits
  * for its turn (a `setImmediate`), so that between two requests the loop reads sockets, writes
  * answers and runs timers (refreshes, flushes, cursor expiry), and it is held for as long as one
- * request's work, not a hundred.
+ * request's work, not a hundred. Requests that are quick share a pass, up to {@link PASS_BUDGET_MS}.
  *
  * @example
  * const turns = new Turns();
@@ -39,20 +39,36 @@ export class Turns {
   }
 
   readonly #turn = () => {
-    const resolve = this.#waiting[this.#next++];
-    if (this.#next === this.#waiting.length) {
-      this.#waiting.length = 0;
-      this.#next = 0;
-      this.#scheduled = false;
-    } else {
-      // Scheduled from within a turn, the next one runs in the loop's next pass.
-      setImmediate(this.#turn);
+    const started = performance.now();
+    const serve = () => {
+      const resolve = this.#waiting[this.#next++];
       if (this.#next >= 1024 && this.#next * 2 >= this.#waiting.length) {
         // Drop the served part of a long queue now and then, rather than shifting at every turn.
         this.#waiting.splice(0, this.#next);
         this.#next = 0;
       }
-    }
-    resolve();
+      resolve();
+      // Runs once the request's synchronous work (up to its first await) is done.
+      queueMicrotask(next);
+    };
+    const next = () => {
+      if (this.#next === this.#waiting.length) {
+        this.#waiting.length = 0;
+        this.#next = 0;
+        this.#scheduled = false;
+      } else if (performance.now() - started < PASS_BUDGET_MS) {
+        serve();
+      } else {
+        // The pass has had its share: the next turn runs in the loop's next pass.
+        setImmediate(this.#turn);
+      }
+    };
+    serve();
   };
 }
+
+/**
+ * How long one pass of the loop goes on starting requests: short ones (a `GET /`, a shallow page)
+ * share a pass, which saves a pass of the loop per request; a long one has the pass to itself.
+ */
+const PASS_BUDGET_MS = 1;

@@ -1,4 +1,4 @@
-/** Request work in turns (src/http/turns.ts): first come first served, and the loop runs between turns. */
+/** Request work in turns (src/http/turns.ts): first come first served, quick ones sharing a pass, and the loop runs between passes. */
 import { describe, expect, it } from 'vitest';
 import { Turns } from '../../src/http/turns.ts';
 
@@ -26,6 +26,29 @@ describe('turns', () => {
     expect(servedWhenTimerRan).toBeGreaterThanOrEqual(0);
     expect(servedWhenTimerRan).toBeLessThanOrEqual(3);
     expect(turns.waiting).toBe(0);
+  });
+
+  it('starts quick requests in the same pass, up to its budget, and no more after it', async () => {
+    const turns = new Turns();
+    const served: number[] = [];
+    const quick = Array.from({ length: 20 }, async (_, i) => {
+      await turns.take();
+      served.push(i);
+    });
+    // An immediate queued behind the turn's runs once the pass has started what it will.
+    const inFirstPass = await new Promise<number>((resolve) => setImmediate(() => resolve(served.length)));
+    await Promise.all(quick);
+    expect(inFirstPass).toBe(20);
+    const slow = Array.from({ length: 5 }, async () => {
+      await turns.take();
+      work(2);
+    });
+    let startedInFirstPass = 0;
+    const marker = new Promise<void>((resolve) => setImmediate(() => resolve()));
+    void marker.then(() => (startedInFirstPass = 5 - turns.waiting));
+    await Promise.all(slow);
+    // Each takes 2 ms, over the pass's budget: the pass starts one.
+    expect(startedInFirstPass).toBe(1);
   });
 
   it('keeps serving in order across a long queue, and turns taken while others wait come after them', async () => {
