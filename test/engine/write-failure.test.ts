@@ -1,7 +1,8 @@
 /**
  * Durable first, then visible: when storage refuses a batch of writes (a full disk, an I/O error),
  * nothing of it shows in memory, nor of the batches planned on top of it; the writes after the
- * failure plan from what is durable, and a restart finds the same state.
+ * failure plan from what is durable, and a restart finds the same state. Batches planned while a
+ * transaction commits go to storage together in the next one (group commit), and stand or fall as one.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '../../src/engine/engine.ts';
@@ -89,6 +90,29 @@ describe('a write storage refuses', () => {
     const reopened = Engine.open(DocStore.open(dir));
     cleanups.push(() => reopened.close());
     expect(state(reopened)).toEqual(now);
+  });
+
+  it('commits the batches planned while a transaction commits together in the next one, and fails them together', async () => {
+    const { dir, store, engine } = await engineWithDocs();
+    const write = vi.spyOn(store, 'write');
+    const writes = Array.from({ length: 20 }, (_, i) => engine.write([{ action: 'index', index: 'books', id: `g-${i}`, source: { n: 100 + i } }]));
+    await Promise.all(writes);
+    // The first goes alone; the nineteen planned while it committed, in one transaction after it.
+    expect(write).toHaveBeenCalledTimes(2);
+    expect(write.mock.calls[1][0]).toHaveLength(19);
+    // A group refused fails every batch in it, and those planned behind it.
+    write.mockImplementationOnce(DocStore.prototype.write.bind(store)).mockRejectedValueOnce(diskFull());
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => engine.write([{ action: 'index', index: 'books', id: `h-${i}`, source: { n: 200 + i } }])));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+    write.mockRestore();
+    engine.refresh('books');
+    expect(engine.count('books').count).toBe(3 + 20 + 1);
+    await engine.close();
+    cleanups.pop();
+    const reopened = Engine.open(DocStore.open(dir));
+    cleanups.push(() => reopened.close());
+    reopened.refresh('books');
+    expect(reopened.count('books').count).toBe(24);
   });
 
   it('in a bulk larger than one batch, refuses the batch storage refused, item by item with the flood-stage block, and keeps the others', async () => {

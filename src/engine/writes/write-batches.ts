@@ -44,12 +44,22 @@ export interface BatchTargets {
   all(): Iterable<SearchIndex>;
 }
 
+/** The most writes one group commit takes (see {@link WriteBatches}' `#store`). */
+const GROUP_WRITES = 300;
+
 export class WriteBatches {
   #batch = 0;
   /** Counts failures: a batch planned before the last one is discarded with it. */
   #epoch = 0;
-  /** The last batch planned: the next one commits after it, and fails if it fails. */
-  #tail: Promise<void> = Promise.resolve();
+  /**
+   * Batches planned and waiting for storage, in order. While one transaction commits, the batches
+   * planned meanwhile wait here, and then commit together in the next (group commit: one sync for
+   * all of them). A group stands or falls as one, and a failure fails the batches waiting behind it
+   * too, since they were planned on top of it.
+   */
+  #waiting: { writes: DocWrite[]; metas: Set<SearchIndex>; done: (error?: unknown) => void }[] = [];
+  /** The transaction being committed, if one is. */
+  #storing: Promise<void> | undefined;
   /** Indices created by batches not yet durable. */
   readonly #created = new Set<SearchIndex>();
 
@@ -93,8 +103,11 @@ export class WriteBatches {
         throw e;
       }
     });
-    const committed = this.#tail
-      .then(() => this.store.write(writes, [...metas].map((index) => index.meta())))
+    const stored = new Promise<void>((resolve, reject) => {
+      this.#waiting.push({ writes, metas, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+    this.#store();
+    const committed = stored
       .then(
         () => {
           for (const index of created) this.#created.delete(index);
@@ -106,8 +119,31 @@ export class WriteBatches {
         },
       )
       .finally(() => this.sources.committed(writes));
-    this.#tail = committed;
     return { items, committed, touched };
+  }
+
+  /** Commits every waiting batch in one transaction, unless one is under way (its end starts the next). */
+  #store(): void {
+    if (this.#storing || this.#waiting.length === 0) return;
+    // A group is applied to memory in one callback when it commits: it takes whole batches up to
+    // GROUP_WRITES writes (at least one batch), so that callback stays a few milliseconds.
+    let take = 0;
+    for (let writes = 0; take < this.#waiting.length && (take === 0 || writes + this.#waiting[take].writes.length <= GROUP_WRITES); take++) writes += this.#waiting[take].writes.length;
+    const group = this.#waiting.splice(0, take);
+    const metas = new Set(group.flatMap((batch) => [...batch.metas]));
+    this.#storing = this.store
+      .write(group.flatMap((batch) => batch.writes), [...metas].map((index) => index.meta()))
+      .then(
+        () => group.forEach((batch) => batch.done()),
+        (error: unknown) => {
+          // Batches planned behind the group were planned on top of it: they fail with it.
+          for (const batch of [...group, ...this.#waiting.splice(0)]) batch.done(error ?? new Error('storage refused the write'));
+        },
+      )
+      .finally(() => {
+        this.#storing = undefined;
+        this.#store();
+      });
   }
 
   #plan(index: SearchIndex, op: WriteOp, batch: number): Planned {
@@ -145,7 +181,6 @@ export class WriteBatches {
   #discard(epoch: number): void {
     if (epoch !== this.#epoch) return;
     this.#epoch++;
-    this.#tail = Promise.resolve();
     for (const index of this.targets.all()) index.discardPlanned();
     for (const index of this.#created) this.targets.forget(index);
     this.#created.clear();
