@@ -147,6 +147,12 @@ export class Engine {
     return resolveExpression(expression, [...this.#indices.keys()], options, aliasNames(this.#indices.values())).map((n) => this.#indices.get(n)!);
   }
 
+  /** The indices an expression names where ES wants concrete indices: an alias name among them is ES's 400. */
+  #concreteIndices(expression: string, options?: IndicesOptions): SearchIndex[] {
+    for (const name of expression.split(',')) if (!this.#indices.has(name) && this.#aliasIndices(name)) throw aliasNotConcrete(name);
+    return resolveExpression(expression, [...this.#indices.keys()], options).map((n) => this.#indices.get(n)!);
+  }
+
   /** The indices carrying the alias, sorted by name; undefined when no index does. */
   #aliasIndices(alias: string): SearchIndex[] | undefined {
     const indices = this.indices().filter((index) => index.aliases.has(alias));
@@ -176,8 +182,7 @@ export class Engine {
   async updateAliases(actions: readonly AliasAction[]): Promise<AliasActionResult[]> {
     const changes = planAliasActions(actions, {
       resolveIndices: (expression) => {
-        for (const name of expression.split(',')) if (!this.#indices.has(name) && this.#aliasIndices(name)) throw aliasNotConcrete(name);
-        return resolveExpression(expression, [...this.#indices.keys()]).map((n) => this.#indices.get(n)!);
+        return this.#concreteIndices(expression);
       },
       indexNamed: (name) => this.#indices.get(name),
     });
@@ -249,8 +254,7 @@ export class Engine {
   /** Deletes concrete indices (ES refuses wildcards here by default: `action.destructive_requires_name`). */
   async deleteIndices(expression: string, options?: IndicesOptions): Promise<void> {
     if (expression.includes('*') || expression === '_all') throw illegalArgument('Wildcard expressions or all indices are not allowed');
-    for (const name of expression.split(',')) if (!this.#indices.has(name) && this.#aliasIndices(name)) throw aliasNotConcrete(name);
-    const targets = resolveExpression(expression, [...this.#indices.keys()], options).map((n) => this.#indices.get(n)!);
+    const targets = this.#concreteIndices(expression, options);
     for (const index of targets) {
       this.cursors.dropIndex(index);
       index.close();

@@ -40,6 +40,9 @@ export interface IndicesOptions {
 /** ES's `strictExpandOpen`: the default of searches, counts, refreshes and most index reads. */
 export const STRICT_EXPAND_OPEN: Readonly<IndicesOptions> = Object.freeze({ ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: false });
 
+/** ES's `strictExpandHidden`: hidden indices too (`_cat/shards`, `_cat/aliases`, `GET _alias`). */
+export const STRICT_EXPAND_HIDDEN: Readonly<IndicesOptions> = Object.freeze({ ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: true });
+
 /**
  * The indices an expression names, sorted by name (the order that fixes shard indices, hence ties).
  * A missing concrete name is a 404 unless `ignoreUnavailable`; a wildcard that matches nothing is one

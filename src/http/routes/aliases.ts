@@ -5,7 +5,7 @@
  * (src/engine/aliases/).
  */
 import { Hono, type Context } from 'hono';
-import type { IndicesOptions } from '../../engine/index-names.ts';
+import { STRICT_EXPAND_HIDDEN } from '../../engine/index-names.ts';
 import type { AliasAction } from '../../engine/aliases/alias.ts';
 import { shownAlias } from '../../engine/aliases/alias.ts';
 import { aliasesMissing } from '../../engine/aliases/actions.ts';
@@ -25,7 +25,6 @@ import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 /** This node is the elected master: `master_timeout` and `timeout` are checked and change nothing. */
 const CHANGE_PARAMS = new Set([...RESPONSE_PARAMS, 'master_timeout', 'timeout']);
 const READ_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, 'local', 'master_timeout']);
-const STRICT_EXPAND_HIDDEN: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: true };
 
 function checkParams(c: Context, known: ReadonlySet<string>): Record<string, string | undefined> {
   const query = queryOf(c);

@@ -12,7 +12,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
-import type { IndicesOptions } from '../../engine/index-names.ts';
+import { STRICT_EXPAND_HIDDEN, type IndicesOptions } from '../../engine/index-names.ts';
 import { globPattern } from '../../engine/patterns.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { sendTable, sendText } from '../cat/answer.ts';
@@ -40,9 +40,6 @@ import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 const INDICES_PARAMS: CatParamNames = { own: [...INDICES_OPTIONS_PARAMS, 'master_timeout', 'include_unloaded_segments'], response: ['health', 'local'] };
 const SHARDS_PARAMS: CatParamNames = { own: ['master_timeout'] };
 const ALIASES_PARAMS: CatParamNames = { own: ['local', 'master_timeout', 'expand_wildcards'] };
-
-/** `_cat/shards` lists hidden indices too, and a missing name is a 404. */
-const STRICT_EXPAND_HIDDEN: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandOpen: true, expandHidden: true };
 
 /** What `GET /_cat` prints: ES's cat, then each endpoint served here, in ES's order of registration. */
 const CAT_LIST = ['=^.^=', '/_cat/shards', '/_cat/shards/{index}', '/_cat/indices', '/_cat/indices/{index}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/aliases', '/_cat/aliases/{alias}', ''].join('\n');
