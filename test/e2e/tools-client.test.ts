@@ -23,6 +23,8 @@ describe('tools against the real server', () => {
     expect(nodes[0].version).toBe(ES_VERSION);
     expect(nodes[0].http?.publish_address).toBe(new URL(running.server.url).host);
     expect(nodes[0].roles).toContain('data');
+    // Node info shows the bare address, where _nodes/stats shows it with a port.
+    expect(nodes[0].ip).toBe('127.0.0.1');
     // Kibana's poll, with filter_path.
     const polled = await running.client.transport.request({ method: 'GET', path: '/_nodes', querystring: { filter_path: 'nodes.*.version,nodes.*.http.publish_address,nodes.*.ip' } });
     expect(Object.values((polled as { nodes: Record<string, { version: string }> }).nodes)[0].version).toBe(ES_VERSION);
