@@ -28,4 +28,14 @@ describe('IdColumn', () => {
     const alone = IdColumn.build(['id4f8qgb', 'x']);
     expect(alone.find('idt7abvh')).toBe(-1);
   });
+
+  it('finds ids in columns of every size, through its table of hash buckets', () => {
+    // Sizes around the table's steps (a bucket for up to 7 ids, then one per 4 to 8), and large ones.
+    for (const n of [0, 1, 7, 8, 9, 31, 32, 33, 1000, 65_537]) {
+      const ids = Array.from({ length: n }, (_, i) => `i${i}`);
+      const column = IdColumn.build(ids);
+      for (let i = 0; i < n; i += Math.max(1, n >> 10)) expect(column.find(ids[i])).toBe(i);
+      for (let i = n; i < n + 500; i++) expect(column.find(`i${i}`)).toBe(-1);
+    }
+  });
 });

@@ -30,6 +30,37 @@ describe('a large bulk', () => {
   });
 });
 
+describe('the items as written', () => {
+  it('each kind of item reads the same as its value, in ES field order, escaped where needed', async () => {
+    const lines = [
+      { index: { _index: 'books', _id: 'plain' } }, { pages: 1 },
+      { index: { _index: 'books', _id: 'plain' } }, { pages: 2 },
+      { index: { _index: 'books', _id: 'quote"back\\slash\nline\u0001 é 😀' } }, { pages: 3 },
+      { update: { _index: 'books', _id: 'plain' } }, { doc: { pages: 2 } },
+      { delete: { _index: 'books', _id: 'absent' } },
+      { delete: { _index: 'books', _id: 'plain' } },
+      { create: { _index: 'books', _id: 'quote"back\\slash\nline\u0001 é 😀' } }, { pages: 4 },
+      { index: { _index: 'books', _id: 'bad' } }, { pages: 'many' },
+    ];
+    for (const refresh of ['', '?refresh=true']) {
+      await t.json('DELETE', '/books');
+      await t.createIndex('books', { number_of_shards: 2 }, { properties: { pages: { type: 'integer' } } });
+      const written = await t.bulk(`/_bulk${refresh}`, lines);
+      await t.json('DELETE', '/books');
+      await t.createIndex('books', { number_of_shards: 2 }, { properties: { pages: { type: 'integer' } } });
+      // `pretty` answers are made from the items as values.
+      const asValues = await t.bulk(`/_bulk${refresh}${refresh ? '&' : '?'}pretty`, lines);
+      // Each index is new: its uuid, in the errors, differs.
+      const uuidless = (body: unknown) => JSON.parse(JSON.stringify(body).replace(/"index_uuid":"\w+"/g, '"index_uuid":"-"'));
+      expect(uuidless(written.body)).toEqual(uuidless({ ...asValues.body, took: written.body.took }));
+      const items = written.body.items as Record<string, Record<string, unknown>>[];
+      expect(items.map((item) => Object.values(item)[0].result ?? 'error')).toEqual(['created', 'updated', 'created', 'noop', 'not_found', 'deleted', 'error', 'error']);
+      expect(Object.keys(items[1].index)).toEqual(['_index', '_id', '_version', 'result', ...(refresh ? ['forced_refresh'] : []), '_shards', '_seq_no', '_primary_term', 'status']);
+      expect(items[2].index._id).toBe('quote"back\\slash\nline\u0001 é 😀');
+    }
+  });
+});
+
 describe('actions', () => {
   it('index, create, update with doc and delete, each with its own result and status', async () => {
     const res = await t.bulk('/_bulk', [

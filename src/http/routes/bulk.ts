@@ -10,6 +10,7 @@ import { errorBody } from '../error-response.ts';
 import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { sendWithList } from '../respond.ts';
+import { writeItemJson } from '../write-item-json.ts';
 import { notSupported, tokenName } from '../request-values.ts';
 import { checkWriteParams, refreshPolicy } from '../write-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
@@ -37,7 +38,12 @@ export function bulkRoutes(engine: Engine): Hono {
     const ops = parseBulk(lines, c.req.param('index'), queryOf(c).routing);
     const items = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
     const head = { errors: items.some((item) => item instanceof EsError), took: Math.round(performance.now() - started) };
-    return sendWithList(c, 200, head, 'items', items.map((item, i) => ({ [ops[i].action]: item instanceof EsError ? failedItem(ops[i], item) : item })));
+    const item = (i: number) => ({ [ops[i].action]: items[i] instanceof EsError ? failedItem(ops[i], items[i]) : items[i] });
+    return sendWithList(c, 200, head, 'items', {
+      count: items.length,
+      value: item,
+      json: (i) => (items[i] instanceof EsError ? JSON.stringify(item(i)) : writeItemJson(ops[i].action, items[i])),
+    });
   };
   app.on(['POST', 'PUT'], '/_bulk', bulk);
   app.on(['POST', 'PUT'], '/:index/_bulk', bulk);

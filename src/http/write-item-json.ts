@@ -1,0 +1,27 @@
+/**
+ * A bulk item's JSON, written field by field: a `_bulk` of 10,000 documents answers 10,000 of them,
+ * and building an object for each to hand to `JSON.stringify` cost about a microsecond a document.
+ * The fields come in Elasticsearch's order (DocWriteResponse, then the item's `status`).
+ *
+ * @example
+ * writeItemJson('index', { _index: 'a', _id: '1', _version: 1, result: 'created', _shards: { total: 1, successful: 1, failed: 0 }, _seq_no: 0, _primary_term: 1, status: 201 })
+ * // '{"index":{"_index":"a","_id":"1","_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":0,"_primary_term":1,"status":201}}'
+ */
+import type { WriteItem } from '../engine/engine.ts';
+
+export function writeItemJson(action: string, item: WriteItem): string {
+  const { _shards: shards } = item;
+  return (
+    `{${string(action)}:{"_index":${string(item._index)},"_id":${string(item._id)},"_version":${item._version},"result":${string(item.result)}` +
+    `${item.forced_refresh ? ',"forced_refresh":true' : ''},"_shards":{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}` +
+    `,"_seq_no":${item._seq_no},"_primary_term":${item._primary_term},"status":${item.status}}}`
+  );
+}
+
+/** A JSON string: most names and ids need no escaping, and are checked for it before paying for `JSON.stringify`. */
+function string(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+// Quotes, backslashes, control characters and lone surrogates (which JSON.stringify writes as escapes).
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
