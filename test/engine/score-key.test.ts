@@ -19,6 +19,8 @@ describe('shownScore', () => {
     expect(shownScore(Math.fround(0.22108284))).toBe(0.22108284);
     expect(shownScore(Math.fround(0.15512443))).toBe(0.15512443);
     expect(shownScore(1)).toBe(1);
+    // Exact ties on negative scores round away from zero, as toPrecision does (fast-check found these rarely).
+    for (const [score, shown] of [[-5.33203125, -5.3320313], [-7.46484375, -7.4648438], [-3.22265625, -3.2226563]]) expect(shownScore(score)).toBe(shown);
     expect(shownScore(Math.fround(0.1))).toBe(0.1);
     expect(shownScore(Math.fround(1e-7))).toBe(1e-7);
     expect(shownScore(Math.fround(3.4e38))).toBe(3.4e38);

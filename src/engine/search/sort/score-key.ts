@@ -40,7 +40,10 @@ export function shownScore(score: number): number {
     const p = digits - 1 - e;
     if (p < 0 || p > 22) return shownScoreByText(score);
     const scale = EXACT_POWERS[p];
-    const candidate = Math.round(score * scale) / scale;
+    // Rounded on the magnitude: a tie goes away from zero, as toPrecision rounds (Math.round would
+    // take -5.33203125 to -5.3320312 where toPrecision writes -5.3320313).
+    const rounded = Math.round(magnitude * scale) / scale;
+    const candidate = score < 0 ? -rounded : rounded;
     if (Math.fround(candidate) === score) return candidate;
   }
   return shownScoreByText(score);
