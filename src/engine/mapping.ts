@@ -56,9 +56,13 @@ export type DocValues = Map<string, (number | string)[]>;
 interface Extraction {
   id: string;
   values: DocValues;
-  added: Map<string, FieldMapping>;
-  addedObjects: Set<string>;
+  /** Made when the document brings its first new field (most bring none). */
+  added: Map<string, FieldMapping> | undefined;
+  addedObjects: Set<string> | undefined;
 }
+
+/** What a document that adds no field gives as its `added` (never changed). */
+const NONE_ADDED: ReadonlyMap<string, FieldMapping> = new Map();
 
 export class Mappings {
   readonly fields = new Map<string, FieldMapping>();
@@ -128,15 +132,16 @@ export class Mappings {
    * The values a document gives each field, and the dynamic mappings its new fields need (not added:
    * see {@link addFields}). Throws when a value does not fit its field's type.
    */
-  extract(source: Record<string, unknown>, id: string): { values: DocValues; added: Map<string, FieldMapping> } {
+  extract(source: Record<string, unknown>, id: string): { values: DocValues; added: ReadonlyMap<string, FieldMapping> } {
     // A method rather than a closure per call: the server's TypeScript loader names every closure it
-    // makes (esbuild's keepNames), which cost a third of the time here under `_bulk`.
-    const doc: Extraction = { id, values: new Map(), added: new Map(), addedObjects: new Set() };
-    for (const [key, value] of Object.entries(source)) {
+    // makes (esbuild's keepNames), which cost a third of the time here under `_bulk`. Keys are
+    // walked with for-in (a parsed source has no inherited enumerable keys), with no entry arrays.
+    const doc: Extraction = { id, values: new Map(), added: undefined, addedObjects: undefined };
+    for (const key in source) {
       checkDocumentKey(key);
-      this.#visit(doc, key, value, 1);
+      this.#visit(doc, key, source[key], 1);
     }
-    return { values: doc.values, added: doc.added };
+    return { values: doc.values, added: doc.added ?? NONE_ADDED };
   }
 
   #visit(doc: Extraction, path: string, value: unknown, depth: number): void {
@@ -146,24 +151,23 @@ export class Mappings {
       for (const item of value) this.#visit(doc, path, item, depth + 1);
       return;
     }
-    const { added } = doc;
-    const field = this.fields.get(path) ?? added.get(path);
+    const field = this.fields.get(path) ?? doc.added?.get(path);
     if (isObject(value)) {
       if (field) throw documentParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${doc.id}'. Preview of field's value: '${preview(value)}'`);
-      for (const [key, child] of Object.entries(value)) {
+      for (const key in value) {
         checkDocumentKey(key);
-        this.#visit(doc, path ? `${path}.${key}` : key, child, depth + 1);
+        this.#visit(doc, path ? `${path}.${key}` : key, value[key], depth + 1);
       }
       return;
     }
-    if (this.#objects.has(path) || doc.addedObjects.has(path)) {
+    if (this.#objects.has(path) || doc.addedObjects?.has(path)) {
       throw documentParsing(`object mapping for [${path}] tried to parse field [${path}] as object, but found a concrete value`);
     }
     let mapping = field;
     if (!mapping) {
-      this.#checkParents(path, (p) => this.fields.get(p) ?? added.get(p), documentParsing);
-      mapping = this.#dynamicField(path, value, added);
-      if (mapping) for (const parent of parents(path)) doc.addedObjects.add(parent);
+      this.#checkParents(path, (p) => this.fields.get(p) ?? doc.added?.get(p), documentParsing);
+      mapping = this.#dynamicField(path, value, (doc.added ??= new Map()));
+      if (mapping) for (const parent of parents(path)) (doc.addedObjects ??= new Set()).add(parent);
     }
     if (!mapping) return;
     this.#addValue(doc.values, path, mapping, value, doc.id);
@@ -195,7 +199,8 @@ export class Mappings {
       throw documentParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
     }
     if (parsed !== null) push(values, path, parsed);
-    for (const [name, sub] of Object.entries(field.fields ?? {})) {
+    if (field.fields === undefined) return;
+    for (const [name, sub] of Object.entries(field.fields)) {
       const subValue = parseValue(sub, value);
       if (subValue !== undefined && subValue !== null) push(values, `${path}.${name}`, subValue);
     }

@@ -66,7 +66,7 @@ export interface Planned {
   shard: number;
   effect?: Effect;
   /** Dynamic mappings the write adds. */
-  fields?: Map<string, FieldMapping>;
+  fields?: ReadonlyMap<string, FieldMapping>;
 }
 
 export class SearchIndex {
@@ -488,13 +488,22 @@ export class SearchIndex {
     return { index: this, shards: this.shards.map((s) => s.snapshot), cache: carryOrdinals(this.#snapshot?.cache, lineage) };
   }
 
+  /** A write's `_shards` (the primary, and replicas that do not exist), one frozen object shared by the results while the replica count stays. */
+  #writeShards(): WriteResult['_shards'] {
+    const total = 1 + this.settings.numberOfReplicas;
+    if (this.#shardsOfWrites?.total !== total) this.#shardsOfWrites = Object.freeze({ total, successful: 1, failed: 0 });
+    return this.#shardsOfWrites;
+  }
+
+  #shardsOfWrites: WriteResult['_shards'] | undefined;
+
   #result(id: string, location: DocLocation, result: WriteOutcome, status: number): WriteResult {
     return {
       _index: this.name,
       _id: id,
       _version: location.version,
       result,
-      _shards: { total: 1 + this.settings.numberOfReplicas, successful: 1, failed: 0 },
+      _shards: this.#writeShards(),
       _seq_no: location.seq,
       _primary_term: 1,
       status,
