@@ -2,10 +2,15 @@
 import { count, table } from '../lib/format.ts';
 import type { Row, Unit } from '../lib/results.ts';
 
-export function ingestMarkdown(rows: Row[], corpus: string, settleMs: number): string {
+export function ingestMarkdown(all: Row[], settleMs: number): string {
+  const corpora = [...new Set(all.map((r) => String(r.params.corpus)))];
+  return corpora.map((corpus) => loadMarkdown(all.filter((r) => r.params.corpus === corpus), corpus, settleMs)).join('\n');
+}
+
+function loadMarkdown(rows: Row[], corpus: string, settleMs: number): string {
   const find = (group: string, measure: string, unit: Unit) => rows.find((r) => r.group === group && r.params.measure === measure && r.unit === unit);
   const overall = find('ingest', 'overall', 'docs/s')!, batch = find('ingest', 'batch', 'docs/s')!;
-  const { docs, batch: size, shards } = overall.params;
+  const { docs, batch: size, shards, in_flight: inFlight } = overall.params;
   const lines: string[][] = [
     ['overall', `${count(overall.median)} docs/s`, `${count(docs)} documents / the wall clock from the first batch sent to the final \`_refresh\` answered`],
     ['per batch', `${count(batch.median)} docs/s (${count(batch.min)}–${count(batch.max)})`, `median (min–max) over ${batch.samples} batch${batch.samples === 1 ? '' : 'es'} of ${count(size)} / the batch's round trip`],
@@ -28,9 +33,9 @@ export function ingestMarkdown(rows: Row[], corpus: string, settleMs: number): s
   bytes('ndjson', 'bytes/doc', 'NDJSON per document', 'the `_bulk` bodies sent / documents, action lines included');
   bytes('source', 'bytes/doc', '`_source` per document', 'the JSON of a document alone, for comparison');
   return [
-    '## Ingest',
+    `## Ingest: ${corpus}`,
     '',
-    `\`${corpus}\` (bench/lib/corpus.ts) into \`products\`, ${shards} shards, over \`_bulk\` in batches of ${count(size)} with one batch in flight;`,
+    `\`${corpus}\` (bench/lib/corpus.ts), ${shards} shards, over \`_bulk\` in batches of ${count(size)} with ${inFlight === 1 ? 'one batch' : `${inFlight} batches`} in flight;`,
     'the server is a child process started empty (DEEPPAGE_SEED=false). Every batch answered `errors: false` and `_count` matched.',
     '',
     table(['figure', 'value', 'what it means'], lines, 'lrl'),
