@@ -12,9 +12,13 @@ export class RawJson {
     if (typeof raw === 'string') this.#text = raw;
   }
 
-  /** The JSON text (decoded once, on first use). */
+  /** The JSON text (decoded once, on first use, from the bytes where they are: no copy first). */
   get text(): string {
-    return (this.#text ??= Buffer.from(this.raw as Uint8Array).toString('utf8'));
+    if (this.#text === undefined) {
+      const bytes = this.raw as Uint8Array;
+      this.#text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8');
+    }
+    return this.#text;
   }
 
   /** The parsed value (parsed once, on first use). */
