@@ -531,6 +531,8 @@ function checkIndexSort(fields: readonly string[], mappings: Mappings): void {
 /** ES's limits on ids: not empty, at most 512 bytes of UTF-8. */
 function checkId(id: string): void {
   if (id === '') throw illegalArgument('if _id is specified it must not be empty');
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: short ids need no count.
+  if (id.length <= 512 / 3) return;
   const bytes = Buffer.byteLength(id);
   if (bytes > 512) throw validationFailed([`id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`]);
 }

@@ -4,18 +4,29 @@
  * The fields come in Elasticsearch's order (DocWriteResponse, then the item's `status`).
  *
  * @example
- * writeItemJson('index', { _index: 'a', _id: '1', _version: 1, result: 'created', _shards: { total: 1, successful: 1, failed: 0 }, _seq_no: 0, _primary_term: 1, status: 201 })
+ * new WriteItemJson().write('index', { _index: 'a', _id: '1', _version: 1, result: 'created', _shards: { total: 1, successful: 1, failed: 0 }, _seq_no: 0, _primary_term: 1, status: 201 })
  * // '{"index":{"_index":"a","_id":"1","_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":0,"_primary_term":1,"status":201}}'
  */
 import type { WriteItem } from '../engine/engine.ts';
 
-export function writeItemJson(action: string, item: WriteItem): string {
-  const { _shards: shards } = item;
-  return (
-    `{${string(action)}:{"_index":${string(item._index)},"_id":${string(item._id)},"_version":${item._version},"result":${string(item.result)}` +
-    `${item.forced_refresh ? ',"forced_refresh":true' : ''},"_shards":{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}` +
-    `,"_seq_no":${item._seq_no},"_primary_term":${item._primary_term},"status":${item.status}}}`
-  );
+export class WriteItemJson {
+  /** An item's start up to its `_id`'s value, the same for every item of an action on an index: kept from the last item. */
+  #head = { action: '', index: '', text: '' };
+
+  write(action: string, item: WriteItem): string {
+    const { _shards: shards } = item;
+    return (
+      `${this.#headOf(action, item._index)}${string(item._id)},"_version":${item._version},"result":"${item.result}"` +
+      `${item.forced_refresh ? ',"forced_refresh":true' : ''},"_shards":{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}` +
+      `,"_seq_no":${item._seq_no},"_primary_term":${item._primary_term},"status":${item.status}}}`
+    );
+  }
+
+  #headOf(action: string, index: string): string {
+    const head = this.#head;
+    if (action !== head.action || index !== head.index) this.#head = { action, index, text: `{${string(action)}:{"_index":${string(index)},"_id":` };
+    return this.#head.text;
+  }
 }
 
 /** A JSON string: most names and ids need no escaping, and are checked for it before paying for `JSON.stringify`. */

@@ -41,12 +41,14 @@ describe('the items as written', () => {
       { delete: { _index: 'books', _id: 'plain' } },
       { create: { _index: 'books', _id: 'quote"back\\slash\nline\u0001 é 😀' } }, { pages: 4 },
       { index: { _index: 'books', _id: 'bad' } }, { pages: 'many' },
+      { index: { _index: 'papers', _id: 'plain' } }, { pages: 5 },
+      { delete: { _index: 'books', _id: 'absent' } },
     ];
     for (const refresh of ['', '?refresh=true']) {
-      await t.json('DELETE', '/books');
+      await t.json('DELETE', '/books,papers?ignore_unavailable=true');
       await t.createIndex('books', { number_of_shards: 2 }, { properties: { pages: { type: 'integer' } } });
       const written = await t.bulk(`/_bulk${refresh}`, lines);
-      await t.json('DELETE', '/books');
+      await t.json('DELETE', '/books,papers');
       await t.createIndex('books', { number_of_shards: 2 }, { properties: { pages: { type: 'integer' } } });
       // `pretty` answers are made from the items as values.
       const asValues = await t.bulk(`/_bulk${refresh}${refresh ? '&' : '?'}pretty`, lines);
@@ -54,7 +56,8 @@ describe('the items as written', () => {
       const uuidless = (body: unknown) => JSON.parse(JSON.stringify(body).replace(/"index_uuid":"\w+"/g, '"index_uuid":"-"'));
       expect(uuidless(written.body)).toEqual(uuidless({ ...asValues.body, took: written.body.took }));
       const items = written.body.items as Record<string, Record<string, unknown>>[];
-      expect(items.map((item) => Object.values(item)[0].result ?? 'error')).toEqual(['created', 'updated', 'created', 'noop', 'not_found', 'deleted', 'error', 'error']);
+      expect(items.map((item) => Object.values(item)[0].result ?? 'error')).toEqual(['created', 'updated', 'created', 'noop', 'not_found', 'deleted', 'error', 'error', 'created', 'not_found']);
+      expect(items.map((item) => Object.values(item)[0]._index)).toEqual([...Array(8).fill('books'), 'papers', 'books']);
       expect(Object.keys(items[1].index)).toEqual(['_index', '_id', '_version', 'result', ...(refresh ? ['forced_refresh'] : []), '_shards', '_seq_no', '_primary_term', 'status']);
       expect(items[2].index._id).toBe('quote"back\\slash\nline\u0001 é 😀');
     }

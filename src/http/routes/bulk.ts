@@ -10,7 +10,7 @@ import { errorBody } from '../error-response.ts';
 import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { sendWithList } from '../respond.ts';
-import { writeItemJson } from '../write-item-json.ts';
+import { WriteItemJson } from '../write-item-json.ts';
 import { notSupported, tokenName } from '../request-values.ts';
 import { checkWriteParams, refreshPolicy } from '../write-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
@@ -38,11 +38,12 @@ export function bulkRoutes(engine: Engine): Hono {
     const ops = parseBulk(lines, c.req.param('index'), queryOf(c).routing);
     const items = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
     const head = { errors: items.some((item) => item instanceof EsError), took: Math.round(performance.now() - started) };
+    const itemJson = new WriteItemJson();
     const item = (i: number) => ({ [ops[i].action]: items[i] instanceof EsError ? failedItem(ops[i], items[i]) : items[i] });
     return sendWithList(c, 200, head, 'items', {
       count: items.length,
       value: item,
-      json: (i) => (items[i] instanceof EsError ? JSON.stringify(item(i)) : writeItemJson(ops[i].action, items[i])),
+      json: (i) => (items[i] instanceof EsError ? JSON.stringify(item(i)) : itemJson.write(ops[i].action, items[i])),
     });
   };
   app.on(['POST', 'PUT'], '/_bulk', bulk);
@@ -102,14 +103,22 @@ const UNSUPPORTED_META = ['version', 'version_type', 'if_seq_no', 'if_primary_te
 /** An action line `{action: {metadata}}`, refused with the reasons of ES's bulk parser. */
 function actionLine(line: unknown, number: number): { action: Action; meta: Record<string, unknown> } {
   if (!isObject(line)) throw malformed(number, `expected START_OBJECT but found [${tokenName(line)}]`);
-  const keys = Object.keys(line);
-  if (keys.length === 0) throw malformed(number, 'expected FIELD_NAME but found [END_OBJECT]');
-  const action = keys[0] as Action;
-  if (!ACTIONS.includes(action)) throw malformed(number, `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
+  // The first key and whether there are more, without a list of keys per line.
+  let first: string | undefined, more = false;
+  for (const key in line) {
+    if (first === undefined) first = key;
+    else {
+      more = true;
+      break;
+    }
+  }
+  if (first === undefined) throw malformed(number, 'expected FIELD_NAME but found [END_OBJECT]');
+  const action = first as Action;
+  if (!ACTIONS.includes(action)) throw malformed(number, `expected field [create], [delete], [index] or [update] but found [${first}]`);
   const meta = line[action];
   if (!isObject(meta)) throw malformed(number, `expected START_OBJECT or END_OBJECT but found [${tokenName(meta)}]`);
-  if (keys.length > 1) throw malformed(number, 'expected END_OBJECT but found [FIELD_NAME]');
-  for (const key of Object.keys(meta)) {
+  if (more) throw malformed(number, 'expected END_OBJECT but found [FIELD_NAME]');
+  for (const key in meta) {
     if (key === '_index' || key === '_id' || key === 'routing') continue;
     if (UNSUPPORTED_META.includes(key)) throw notSupported(`[${key}] in a bulk action`);
     throw illegalArgument(`Action/metadata line [${number}] contains an unknown parameter [${key}]`);
