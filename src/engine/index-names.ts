@@ -62,6 +62,8 @@ export type AliasNames = ReadonlyMap<string, { indices: readonly string[]; hidde
  * indices it names and those of the aliases it names. Sorted by index name.
  */
 export function resolveWithAliases(expression: string | undefined, names: readonly string[], options: Readonly<IndicesOptions> = STRICT_EXPAND_OPEN, aliases: AliasNames = new Map()): Map<string, Set<string | null>> {
+  // One index by its own name (most searches): what the walk below gives it, without the walk.
+  if (expression !== undefined && names.includes(expression) && !/[,*]/.test(expression)) return new Map([[expression, new Set([null])]]);
   const expands = (name: string, pattern: string, hidden = name.startsWith('.')) => options.expandOpen && (options.expandHidden || !hidden || pattern.startsWith('.'));
   const all = expression === undefined || expression === '' || expression === '_all';
   const chosen = new Map<string, Set<string | null>>();

@@ -38,32 +38,38 @@ export class Turns {
     return this.#waiting.length - this.#next;
   }
 
+  /** When the current pass began starting requests. */
+  #passStarted = 0;
+
+  // Callbacks made once, not per pass (the server's loader names each closure it makes).
   readonly #turn = () => {
-    const started = performance.now();
-    const serve = () => {
-      const resolve = this.#waiting[this.#next++];
-      if (this.#next >= 1024 && this.#next * 2 >= this.#waiting.length) {
-        // Drop the served part of a long queue now and then, rather than shifting at every turn.
-        this.#waiting.splice(0, this.#next);
-        this.#next = 0;
-      }
-      resolve();
-      // Runs once the request's synchronous work (up to its first await) is done.
-      queueMicrotask(next);
-    };
-    const next = () => {
-      if (this.#next === this.#waiting.length) {
-        this.#waiting.length = 0;
-        this.#next = 0;
-        this.#scheduled = false;
-      } else if (performance.now() - started < PASS_BUDGET_MS) {
-        serve();
-      } else {
-        // The pass has had its share: the next turn runs in the loop's next pass.
-        setImmediate(this.#turn);
-      }
-    };
-    serve();
+    this.#passStarted = performance.now();
+    this.#serve();
+  };
+
+  #serve(): void {
+    const resolve = this.#waiting[this.#next++];
+    if (this.#next >= 1024 && this.#next * 2 >= this.#waiting.length) {
+      // Drop the served part of a long queue now and then, rather than shifting at every turn.
+      this.#waiting.splice(0, this.#next);
+      this.#next = 0;
+    }
+    resolve();
+    // Runs once the request's synchronous work (up to its first await) is done.
+    queueMicrotask(this.#served);
+  }
+
+  readonly #served = () => {
+    if (this.#next === this.#waiting.length) {
+      this.#waiting.length = 0;
+      this.#next = 0;
+      this.#scheduled = false;
+    } else if (performance.now() - this.#passStarted < PASS_BUDGET_MS) {
+      this.#serve();
+    } else {
+      // The pass has had its share: the next turn runs in the loop's next pass.
+      setImmediate(this.#turn);
+    }
   };
 }
 

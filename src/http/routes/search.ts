@@ -47,6 +47,9 @@ export function searchRoutes(engine: Engine): Hono {
 
 /** The query string minus the parameters that carry the body itself. */
 function searchParams(c: Context): Record<string, string> {
-  const { source: _source, source_content_type: _type, ...rest } = queryOf(c);
+  const query = queryOf(c);
+  // Most searches carry their body as a body: the parameters as they are (a rest copy costs a few µs).
+  if (query.source === undefined && query.source_content_type === undefined) return query;
+  const { source: _source, source_content_type: _type, ...rest } = query;
   return rest;
 }
