@@ -49,8 +49,20 @@ const WHOLE_TYPES = new Set<FieldType>(['long', 'integer', 'short', 'byte', 'uns
 const MAX_DEPTH = 20;
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
-/** A document's indexed values: one entry per leaf field path (subfields included). */
-export type DocValues = Map<string, (number | string)[]>;
+/**
+ * A document's indexed values, flat: a leaf field path (subfields included), then one of its
+ * values, and so on, a field's values in the document's order. One array per document rather than
+ * a map and a list per field: a refresh interval's documents wait in the write buffer, and each
+ * object they hold is one more for the collector to copy.
+ */
+export type DocValues = (string | number)[];
+
+/** The values `values` holds for `field`, in order; undefined when it has none. */
+export function valuesOf(values: DocValues, field: string): (string | number)[] | undefined {
+  let found: (string | number)[] | undefined;
+  for (let i = 0; i < values.length; i += 2) if (values[i] === field) (found ??= []).push(values[i + 1]);
+  return found;
+}
 
 /** One document's extraction under way: what {@link Mappings.extract} gathers as it walks the source. */
 interface Extraction {
@@ -136,7 +148,7 @@ export class Mappings {
     // A method rather than a closure per call: the server's TypeScript loader names every closure it
     // makes (esbuild's keepNames), which cost a third of the time here under `_bulk`. Keys are
     // walked with for-in (a parsed source has no inherited enumerable keys), with no entry arrays.
-    const doc: Extraction = { id, values: new Map(), added: undefined, addedObjects: undefined };
+    const doc: Extraction = { id, values: [], added: undefined, addedObjects: undefined };
     for (const key in source) {
       checkDocumentKey(key);
       this.#visit(doc, key, source[key], 1);
@@ -198,11 +210,11 @@ export class Mappings {
     if (parsed === undefined) {
       throw documentParsing(`failed to parse field [${path}] of type [${field.type}] in document with id '${id}'. Preview of field's value: '${preview(value)}'`);
     }
-    if (parsed !== null) push(values, path, parsed);
+    if (parsed !== null) values.push(path, parsed);
     if (field.fields === undefined) return;
     for (const [name, sub] of Object.entries(field.fields)) {
       const subValue = parseValue(sub, value);
-      if (subValue !== undefined && subValue !== null) push(values, `${path}.${name}`, subValue);
+      if (subValue !== undefined && subValue !== null) values.push(`${path}.${name}`, subValue);
     }
   }
 
@@ -434,12 +446,6 @@ function parents(path: string): string[] {
   const out: string[] = [];
   for (let dot = path.indexOf('.'); dot > 0; dot = path.indexOf('.', dot + 1)) out.push(path.slice(0, dot));
   return out;
-}
-
-function push(values: DocValues, path: string, value: number | string): void {
-  const list = values.get(path);
-  if (list) list.push(value);
-  else values.set(path, [value]);
 }
 
 function preview(value: unknown): string {

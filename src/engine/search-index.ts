@@ -260,7 +260,7 @@ export class SearchIndex {
    * fetched) without sort values, and the reason is returned.
    */
   restore(shard: number, seq: number, doc: StoredDoc): EsError | undefined {
-    let values: DocValues = new Map();
+    let values: DocValues = [];
     let problem: EsError | undefined;
     try {
       const extracted = this.mappings.extract(JSON.parse(doc.source) as Record<string, unknown>, doc.id);

@@ -36,8 +36,8 @@ const docsArb = fc.uniqueArray(fc.string({ unit: 'grapheme', minLength: 1, maxLe
 function build(docs: { id: string; version: number; routing?: string; n?: number[]; m?: number[]; k?: string[]; t?: string[]; x?: string[] }[]): Segment {
   let seq = 0;
   const segmentDocs: SegmentDoc[] = docs.map((d) => {
-    const values = new Map<string, (number | string)[]>();
-    for (const field of ['n', 'm', 'k', 't', 'x'] as const) if (d[field]) values.set(field, d[field]!);
+    const values: (number | string)[] = [];
+    for (const field of ['n', 'm', 'k', 't', 'x'] as const) for (const value of d[field] ?? []) values.push(field, value);
     seq += 1 + (d.version % 3);
     return { id: d.id, seq, version: d.version, values, ...(d.routing !== undefined && { routing: d.routing }) };
   });

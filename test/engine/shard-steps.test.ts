@@ -57,7 +57,7 @@ describe('a shard sealing and merging a slice at a time', () => {
             case 'put': {
               const id = `d${step.id}`;
               const version = (shard.locate(id)?.version ?? 0) + 1;
-              shard.put(id, new Map([['n', [step.value]]]), version);
+              shard.put(id, ['n', step.value], version);
               written.set(id, { seq: seq++, value: step.value });
               writesSinceMerge++;
               break;

@@ -4,7 +4,7 @@
  * refresh after a large bulk load answers requests in between (sealing 27,000 cities in one go held
  * the event loop 150 ms).
  */
-import type { IndexFamily } from '../mapping.ts';
+import { valuesOf, type IndexFamily } from '../mapping.ts';
 import { SLICE, type Steps } from '../steps.ts';
 import { sortedSteps } from '../terms.ts';
 import { buildIdColumn } from './ids.ts';
@@ -16,14 +16,15 @@ export function* buildSegment(docs: readonly SegmentDoc[], typeOf: (field: strin
   const n = docs.length;
   const fields = new Map<string, IndexFamily>();
   const looked = new Set<string>();
-  const look = (_: unknown, field: string) => {
+  const look = (field: string) => {
     if (looked.has(field)) return;
     looked.add(field);
     const family = typeOf(field);
     if (family !== undefined) fields.set(field, family);
   };
   for (let i = 0; i < n; i++) {
-    docs[i].values.forEach(look);
+    const { values } = docs[i];
+    for (let v = 0; v < values.length; v += 2) look(values[v] as string);
     if (i % SLICE === SLICE - 1) yield;
   }
   // A yield between fields too, so that even a small segment is built in a few steps.
@@ -31,7 +32,7 @@ export function* buildSegment(docs: readonly SegmentDoc[], typeOf: (field: strin
   const columns = new Map<string, FieldColumn>();
   const texts = new Map<string, TextIndex>();
   for (const [field, family] of fields) {
-    if (family === 'text') texts.set(field, yield* buildTextIndex((i) => docs[i].values.get(field), n));
+    if (family === 'text') texts.set(field, yield* buildTextIndex((i) => valuesOf(docs[i].values, field), n));
     else columns.set(field, family === 'number' ? yield* numberColumn(docs, field) : yield* keywordColumn(docs, field));
     yield;
   }
@@ -54,16 +55,21 @@ function* numberColumn(docs: readonly SegmentDoc[], field: string): Steps<Number
   const max = new Float64Array(n).fill(NaN);
   const several: [number, number[]][] = [];
   for (let i = 0; i < n; i++) {
-    const values = docs[i].values.get(field) as number[] | undefined;
-    if (values !== undefined && values.length > 0) {
-      let lo = values[0], hi = lo;
-      for (let v = 1; v < values.length; v++) {
-        if (values[v] < lo) lo = values[v];
-        if (values[v] > hi) hi = values[v];
+    const { values } = docs[i];
+    let lo = NaN, hi = NaN, count = 0;
+    for (let v = 0; v < values.length; v += 2) {
+      if (values[v] !== field) continue;
+      const value = values[v + 1] as number;
+      if (count++ === 0) lo = hi = value;
+      else {
+        if (value < lo) lo = value;
+        if (value > hi) hi = value;
       }
+    }
+    if (count > 0) {
       min[i] = lo;
       max[i] = hi;
-      if (lo !== hi) several.push([i, values]);
+      if (lo !== hi) several.push([i, valuesOf(values, field) as number[]]);
     }
     if (i % SLICE === SLICE - 1) yield;
   }
@@ -86,14 +92,18 @@ function* keywordColumn(docs: readonly SegmentDoc[], field: string): Steps<Keywo
     return number;
   };
   for (let i = 0; i < n; i++) {
-    const values = docs[i].values.get(field) as string[] | undefined;
-    if (values !== undefined && values.length > 0) {
-      if (values.length === 1) single[i] = numberOf(values[0]);
+    const { values } = docs[i];
+    let first = -1;
+    for (let v = 0; v < values.length; v += 2) {
+      if (values[v] !== field) continue;
+      if (first === -1) first = v;
       else {
         single[i] = -2;
-        several.set(i, values.map(numberOf));
+        break;
       }
     }
+    if (single[i] === -2) several.set(i, (valuesOf(values, field) as string[]).map(numberOf));
+    else if (first >= 0) single[i] = numberOf(values[first + 1] as string);
     if (i % SLICE === SLICE - 1) yield;
   }
   const terms = yield* sortedSteps([...seen.keys()]);
