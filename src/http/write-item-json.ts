@@ -13,13 +13,20 @@ export class WriteItemJson {
   /** An item's start up to its `_id`'s value, the same for every item of an action on an index: kept from the last item. */
   #head = { action: '', index: '', text: '' };
 
+  /** `_shards` as JSON, kept for the last object written (an index's writes share one). */
+  #shards: { of: WriteItem['_shards'] | undefined; text: string } = { of: undefined, text: '' };
+
   write(action: string, item: WriteItem): string {
-    const { _shards: shards } = item;
     return (
       `${this.#headOf(action, item._index)}${string(item._id)},"_version":${item._version},"result":"${item.result}"` +
-      `${item.forced_refresh ? ',"forced_refresh":true' : ''},"_shards":{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}` +
+      `${item.forced_refresh ? ',"forced_refresh":true' : ''},"_shards":${this.#shardsOf(item._shards)}` +
       `,"_seq_no":${item._seq_no},"_primary_term":${item._primary_term},"status":${item.status}}}`
     );
+  }
+
+  #shardsOf(shards: WriteItem['_shards']): string {
+    if (this.#shards.of !== shards) this.#shards = { of: shards, text: `{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}` };
+    return this.#shards.text;
   }
 
   #headOf(action: string, index: string): string {
