@@ -275,3 +275,25 @@ describe('TaskManager', () => {
     expect(() => tasks.start(REINDEX, 'late', async () => 1)).toThrow();
   });
 });
+
+describe('records of stored tasks', () => {
+  it('a stored task is recorded once its record is durable; one not stored at once', async () => {
+    const written = gate();
+    const saves: unknown[] = [];
+    const records = { load: () => [], save: async (_id: number, record: unknown) => { saves.push(record); await written.promise; }, remove: async () => {} };
+    const tasks = new TaskManager('node', records);
+    const stored = tasks.start(REINDEX, 'stored', (task) => untilAborted(task), { store: true });
+    let recorded = false;
+    void stored.recorded.then(() => (recorded = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(saves).toHaveLength(1);
+    expect(recorded).toBe(false);
+    written.open();
+    await stored.recorded;
+    const plain = tasks.start(REINDEX, 'plain', (task) => untilAborted(task));
+    await plain.recorded;
+    expect(saves).toHaveLength(1);
+    await tasks.cancel(stored.taskId).catch(() => {});
+    await tasks.cancel(plain.taskId).catch(() => {});
+  });
+});

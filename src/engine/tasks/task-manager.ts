@@ -86,6 +86,11 @@ export interface RunningTask<T = unknown> {
   status: Record<string, unknown> | undefined;
   /** What the runner returns, or its error; the manager has recorded the end by the time it settles. */
   readonly done: Promise<T>;
+  /**
+   * Settles once a stored task's record of its start is on disk (at once for a task not stored):
+   * a task id handed to a client should outlive a crash, and then reads as interrupted.
+   */
+  readonly recorded: Promise<void>;
 }
 
 export interface StartOptions {
@@ -192,7 +197,7 @@ export class TaskManager {
       settled: undefined!, // set below, once the runner has started
     };
     this.#running.set(id, entry);
-    if (entry.store) this.#save(id, { completed: false, task: this.#info(entry, true) });
+    handle.recorded = entry.store ? this.#save(id, { completed: false, task: this.#info(entry, true) }) : Promise.resolve();
     try {
       handle.done = Promise.resolve(run(handle));
     } catch (error) {
@@ -302,17 +307,19 @@ export class TaskManager {
     }
   }
 
-  #save(id: number, result: TaskResult): void {
-    if (!this.records) return;
+  /** Writes the record; settles (never rejects) once it is durable or has failed, which is logged. */
+  #save(id: number, result: TaskResult): Promise<void> {
+    if (!this.records) return Promise.resolve();
     const { error, ...rest } = result;
     const record: TaskRecord = { ...rest, ...(error !== undefined && { error: rendered(error) }) };
-    this.#track(this.records.save(id, JSON.parse(JSON.stringify(record)) as TaskRecord));
+    return this.#track(this.records.save(id, JSON.parse(JSON.stringify(record)) as TaskRecord));
   }
 
-  #track(write: Promise<void> | undefined): void {
-    if (!write) return;
+  #track(write: Promise<void> | undefined): Promise<void> {
+    if (!write) return Promise.resolve();
     const tracked = write.catch((e: unknown) => console.error('deeppage: writing a task record failed', e)).finally(() => this.#saving.delete(tracked));
     this.#saving.add(tracked);
+    return tracked;
   }
 
   /** A task id of this node, as ES prints it and as a local number; else ES's error for `GET`. */

@@ -39,6 +39,8 @@ export function reindexRoutes(engine: Engine): Hono {
     if (!wait) {
       // The outcome is kept with the task; nothing waits for the promise here.
       task.done.catch(() => {});
+      // The id is answered once the task's record is durable: after a crash it reads as interrupted.
+      await task.recorded;
       return send(c, 200, { task: task.taskId });
     }
     const body = await task.done;
