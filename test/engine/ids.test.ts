@@ -30,7 +30,7 @@ describe('IdColumn', () => {
   });
 
   it('finds ids in columns of every size, through its table of hash buckets', () => {
-    // Sizes around the table's steps (a bucket for up to 7 ids, then one per 4 to 8), and large ones.
+    // Sizes around the table's steps (two buckets up to 15 ids, then one per 4 to 8), and large ones.
     for (const n of [0, 1, 7, 8, 9, 31, 32, 33, 1000, 65_537]) {
       const ids = Array.from({ length: n }, (_, i) => `i${i}`);
       const column = IdColumn.build(ids);

@@ -51,7 +51,7 @@ export class IdColumn {
     const { hashes, order, offsets, text } = this;
     // The bucket's few hashes, in one or two cache lines, rather than a binary search over them all:
     // a write looks its id up in every segment of the shard, and most are not there.
-    const bucket = this.#shift === 32 ? 0 : hash >>> this.#shift;
+    const bucket = hash >>> this.#shift;
     let lo = this.#buckets[bucket];
     const end = this.#buckets[bucket + 1];
     while (lo < end && hashes[lo] < hash) lo++;
@@ -66,19 +66,22 @@ export class IdColumn {
 /** Hashes per bucket of {@link IdColumn}'s lookup table, on average: 4 to 8 (half a byte to a byte per id). */
 const BUCKET_FILL = 4;
 
-/** The bits of a hash that name its bucket: about count / BUCKET_FILL buckets, at most 2^24. */
+/**
+ * The bits of a hash that name its bucket: about count / BUCKET_FILL buckets, at least 2 (so a shift
+ * is below 32, which JavaScript would take as 0) and at most 2^24.
+ */
 function bucketBits(count: number): number {
-  return Math.min(24, Math.max(0, Math.floor(Math.log2(Math.max(1, count / BUCKET_FILL)))));
+  return Math.min(24, Math.max(1, Math.floor(Math.log2(Math.max(1, count / BUCKET_FILL)))));
 }
 
 /** For sorted `hashes`: where the hashes whose top bits (`hash >>> shift`) are b start, for every b, then the end. */
 function bucketStarts(hashes: Uint32Array, shift: number): Uint32Array {
-  const buckets = shift === 32 ? 1 : 2 ** (32 - shift);
+  const buckets = 2 ** (32 - shift);
   const starts = new Uint32Array(buckets + 1);
   let at = 0;
   for (let b = 0; b < buckets; b++) {
     starts[b] = at;
-    while (at < hashes.length && (shift === 32 ? 0 : hashes[at] >>> shift) === b) at++;
+    while (at < hashes.length && hashes[at] >>> shift === b) at++;
   }
   starts[buckets] = hashes.length;
   return starts;

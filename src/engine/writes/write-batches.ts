@@ -75,7 +75,7 @@ export class WriteBatches {
   #waiting: Waiting[] = [];
   /** The transaction being committed, if one is. */
   #storing: Promise<void> | undefined;
-  /** Groups whose transaction ended, their batches being settled one per pass, in order (see {@link #settle}). */
+  /** Groups whose transaction ended, their batches being settled a few milliseconds per pass, in order (see {@link #settle}). */
   #settling: Promise<void> = Promise.resolve();
   /** Indices created by batches not yet durable. */
   readonly #created = new Set<SearchIndex>();
