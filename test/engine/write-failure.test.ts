@@ -115,6 +115,30 @@ describe('a write storage refuses', () => {
     expect(reopened.count('books').count).toBe(24);
   });
 
+  it('commits a large bulk in a few transactions, its batches grouped up to 5,000 writes each', async () => {
+    const { store, engine } = await engineWithDocs();
+    // The first transaction takes its time (a slow disk), so that the bulk's other batches are
+    // planned while it commits, whatever this machine's speed.
+    const write = vi.spyOn(store, 'write').mockImplementationOnce(async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return DocStore.prototype.write.apply(store, args);
+    });
+    const ops = Array.from({ length: 10_000 }, (_, i) => ({ action: 'index' as const, index: 'books', id: `big-${i}`, source: { n: i } }));
+    const items = await engine.write(ops);
+    expect(items.every((item) => !(item instanceof EsError))).toBe(true);
+    // Planned 250 at a time: one transaction each would be 40; grouped, the first goes alone and the
+    // rest in groups of whole batches of at most 5,000 writes.
+    const sizes = write.mock.calls.map((call) => call[0].length);
+    write.mockRestore();
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(10_000);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(5000);
+    expect(Math.max(...sizes)).toBeGreaterThan(300);
+    expect(sizes.length).toBeLessThan(10);
+    // Every batch applied, in order.
+    engine.refresh('books');
+    expect(engine.count('books').count).toBe(3 + 10_000);
+  });
+
   it('in a bulk larger than one batch, refuses the batch storage refused, item by item with the flood-stage block, and keeps the others', async () => {
     const { store, engine } = await engineWithDocs();
     const write = vi.spyOn(store, 'write');
