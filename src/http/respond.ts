@@ -9,6 +9,7 @@ import { RawJson } from '../engine/raw-json.ts';
 import type { SearchResponse } from '../engine/search/search.ts';
 import { errorBody } from './error-response.ts';
 import { filterPath } from './filter-path.ts';
+import { JsonBytes } from './json-bytes.ts';
 import { RESPONSE_CONTENT_TYPE } from './media-type.ts';
 import { searchResponseBody } from './search-response.ts';
 import { queryOf } from './request-uri.ts';
@@ -20,29 +21,33 @@ export function send(c: Context, status: number, body: unknown): Response {
 }
 
 /**
- * An answer ending in a long list (a large `_bulk`'s items): `json(i)` writes entry i's JSON, and the
- * list is written {@link LIST_SLICE} entries per pass of the event loop (5,000 bulk items at once took
- * 10 ms). `filter_path` and `pretty` answers are made at once, from the entries as values (`value(i)`).
+ * An answer ending in a long list (a large `_bulk`'s items): `write(i, out)` writes entry i's JSON
+ * as bytes, and the list is written {@link LIST_SLICE} entries per pass of the event loop (5,000
+ * bulk items at once took 10 ms). `filter_path` and `pretty` answers are made at once, from the
+ * entries as values (`value(i)`).
  */
 export async function sendWithList(c: Context, status: number, head: Record<string, unknown>, key: string, list: ListEntries): Promise<Response> {
   const query = queryOf(c);
   if (query.filter_path !== undefined || query.pretty !== undefined) return send(c, status, { ...head, [key]: Array.from({ length: list.count }, (_, i) => list.value(i)) });
   const start = JSON.stringify(head);
-  const parts = [`${start.slice(0, -1)}${start.length > 2 ? ',' : ''}${JSON.stringify(key)}:[`];
+  const out = new JsonBytes(start.length + 16 + list.count * list.bytesEach);
+  out.text(`${start.slice(0, -1)}${start.length > 2 ? ',' : ''}${JSON.stringify(key)}:[`);
   for (let i = 0; i < list.count; i++) {
     if (i > 0 && i % LIST_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-    parts.push(i === 0 ? list.json(i) : `,${list.json(i)}`);
+    if (i > 0) out.ascii(',');
+    list.write(i, out);
   }
-  parts.push(']}');
-  // As bytes: a string body is measured, then encoded, by the server (two passes over a megabyte or more).
-  return respond(status, Buffer.from(parts.join('')));
+  out.ascii(']}');
+  return respond(status, out.take() as Buffer<ArrayBuffer>);
 }
 
-/** The entries of a list answer: how many, and each as a value or as its JSON text (the same JSON). */
+/** The entries of a list answer: how many, and each as a value or written as JSON bytes (the same JSON). */
 export interface ListEntries {
   count: number;
+  /** About how many bytes an entry takes: the answer's buffer is sized for the list up front. */
+  bytesEach: number;
   value(i: number): unknown;
-  json(i: number): string;
+  write(i: number, out: JsonBytes): void;
 }
 
 const LIST_SLICE = 1000;

@@ -22,6 +22,9 @@ const BULK_PARAMS = new Set([
   'list_executed_pipelines', 'include_source_on_error', '_source', '_source_includes', '_source_excludes',
 ]);
 
+/** About a bulk item's answer in bytes, for sizing the answer's buffer (a short id and index name). */
+const ITEM_BYTES = 200;
+
 const ACTIONS = ['create', 'delete', 'index', 'update'] as const;
 type Action = (typeof ACTIONS)[number];
 
@@ -42,8 +45,13 @@ export function bulkRoutes(engine: Engine): Hono {
     const item = (i: number) => ({ [ops[i].action]: items[i] instanceof EsError ? failedItem(ops[i], items[i]) : items[i] });
     return sendWithList(c, 200, head, 'items', {
       count: items.length,
+      bytesEach: ITEM_BYTES,
       value: item,
-      json: (i) => (items[i] instanceof EsError ? JSON.stringify(item(i)) : itemJson.write(ops[i].action, items[i])),
+      write: (i, out) => {
+        const result = items[i];
+        if (result instanceof EsError) out.text(JSON.stringify(item(i)));
+        else itemJson.write(out, ops[i].action, result);
+      },
     });
   };
   app.on(['POST', 'PUT'], '/_bulk', bulk);

@@ -1,0 +1,114 @@
+/**
+ * JSON written straight into bytes, for answers made of many small repeated parts (a large
+ * `_bulk`'s items): building each part as a string, joining them and encoding the result cost more
+ * than a microsecond per item, where writing the bytes costs a fraction of that.
+ *
+ * @example
+ * const out = new JsonBytes();
+ * out.ascii('{"id":'); out.string('a"b'); out.ascii(',"n":'); out.number(12); out.ascii('}');
+ * out.take().toString(); // '{"id":"a\"b","n":12}'
+ */
+export class JsonBytes {
+  #bytes: Buffer;
+  #at = 0;
+
+  constructor(capacity = 4096) {
+    this.#bytes = Buffer.allocUnsafe(capacity);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.#at;
+  }
+
+  /** Text known to be ASCII (JSON punctuation, field names, pre-escaped tokens), as is. */
+  ascii(text: string): void {
+    const n = text.length;
+    this.#room(n);
+    const bytes = this.#bytes;
+    let at = this.#at;
+    for (let i = 0; i < n; i++) bytes[at++] = text.charCodeAt(i);
+    this.#at = at;
+  }
+
+  /** Any text (JSON already serialized), as UTF-8. */
+  text(text: string): void {
+    this.#room(text.length * 3);
+    this.#at += this.#bytes.write(text, this.#at, 'utf8');
+  }
+
+  /** Bytes written as they are (encoded JSON kept from an earlier answer). */
+  raw(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.#room(n);
+    if (n > SHORT_COPY) {
+      this.#bytes.set(bytes, this.#at);
+      this.#at += n;
+      return;
+    }
+    const out = this.#bytes;
+    let at = this.#at;
+    for (let i = 0; i < n; i++) out[at++] = bytes[i];
+    this.#at = at;
+  }
+
+  /** A JSON string: printable ASCII copied byte by byte, anything else through `JSON.stringify`'s escaping. */
+  string(text: string): void {
+    const n = text.length;
+    this.#room(n + 2);
+    const bytes = this.#bytes;
+    let at = this.#at;
+    bytes[at++] = QUOTE;
+    for (let i = 0; i < n; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 0x20 || code >= 0x7f || code === QUOTE || code === BACKSLASH) {
+        this.text(JSON.stringify(text));
+        return;
+      }
+      bytes[at++] = code;
+    }
+    bytes[at++] = QUOTE;
+    this.#at = at;
+  }
+
+  /** A number as `JSON.stringify` writes it; non-negative safe integers digit by digit. */
+  number(value: number): void {
+    if (!(value >= 0 && value <= MAX_DIGITS_VALUE && Number.isInteger(value))) {
+      this.ascii(JSON.stringify(value));
+      return;
+    }
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    this.#room(digits);
+    const bytes = this.#bytes;
+    let at = this.#at + digits;
+    this.#at = at;
+    let rest = value;
+    do {
+      const next = Math.floor(rest / 10);
+      bytes[--at] = ZERO + (rest - next * 10);
+      rest = next;
+    } while (rest > 0);
+  }
+
+  /** The bytes written (a view of the buffer: the writer is done with it). */
+  take(): Buffer {
+    return this.#bytes.subarray(0, this.#at);
+  }
+
+  #room(more: number): void {
+    const needed = this.#at + more;
+    if (needed <= this.#bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(needed, this.#bytes.length * 2));
+    this.#bytes.copy(grown, 0, 0, this.#at);
+    this.#bytes = grown;
+  }
+}
+
+/** Up to this many bytes are copied in a loop: a typed array's `set` costs more than that to call. */
+const SHORT_COPY = 64;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const ZERO = 0x30;
+/** Integers up to here are written digit by digit; larger ones (and fractions, negatives) as JSON.stringify writes them. */
+const MAX_DIGITS_VALUE = Number.MAX_SAFE_INTEGER;
