@@ -38,13 +38,15 @@ try {
     }
     stored.push((write as { seq: number }).seq);
   }
-  // A small write, then (two event turns later, so mostly in a commit of its own) a refused one: the
-  // small one still resolves, once durable, though `flushed` may be the refused commit's by then.
+  // A small write, then (a few ms later, so mostly in a commit of its own: lmdb-js adds writes to a
+  // transaction its write thread has not begun yet, which two event turns did not always leave it
+  // time for) a refused one: the small one still resolves, once durable, though `flushed` may be the
+  // refused commit's by then.
   const beside: unknown[] = [];
   for (let i = 0; i < 10; i++) {
     const small = put(10);
     const done = store.write([small]);
-    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 3));
     const [smallOutcome, bigOutcome] = await within(Promise.allSettled([done, store.write([put(4 << 20)])]), 'a write beside a refused one');
     beside.push({ small: outcome(smallOutcome), big: outcome(bigOutcome) });
     if (smallOutcome.status === 'fulfilled') stored.push((small as { seq: number }).seq);
