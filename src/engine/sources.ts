@@ -54,27 +54,15 @@ export class Sources {
   }
 
   /**
-   * The `_source` of the documents at `seqs` of one shard, in that order: UTF-8 bytes as stored, or
-   * text for documents storage does not hold (committing, retired). Ascending seqs close together (a
-   * page in index order: a point-in-time walk, a scroll, a reindex) are read in one pass over storage;
-   * the rest one by one.
+   * The `_source` of the documents at `seqs` of one shard, in that order, as text: each read with a
+   * lookup of its own, which with byte keys costs a third of stepping through a range of storage
+   * (a cursor's step decodes a key and copies a value).
    */
-  sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (Uint8Array | string | undefined)[] {
+  sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (string | undefined)[] {
     const n = seqs.length;
-    const out: (Uint8Array | string | undefined)[] = new Array(n);
-    let ascending = n >= RANGE_READ_MIN;
-    for (let i = 1; ascending && i < n; i++) ascending = seqs[i] > seqs[i - 1];
-    if (ascending && seqs[n - 1] - seqs[0] < n * RANGE_READ_SPREAD) {
-      let i = 0;
-      for (const { seq, source } of this.store.sourcesBetween(uuid, shard, seqs[0], seqs[n - 1])) {
-        while (i < n && seqs[i] < seq) i++;
-        if (i < n && seqs[i] === seq) out[i++] = source;
-      }
-    }
-    // Whatever storage does not hold (committing, retired) or was not read in a pass.
+    const out: (string | undefined)[] = new Array(n);
     const committing = this.#committing.get(uuid)?.get(shard), retired = this.#shards.get(shardKey(uuid, shard))?.retired;
     for (let i = 0; i < n; i++) {
-      if (out[i] !== undefined) continue;
       const seq = seqs[i];
       out[i] = committing?.get(seq)?.doc.source ?? this.store.sourceText(uuid, shard, seq) ?? retired?.get(seq)?.doc.source;
     }
@@ -217,8 +205,3 @@ const shardKey = (uuid: string, shard: number) => `${uuid}/${shard}`;
 
 /** Retired documents released per pass of the event loop. */
 const RELEASE_BATCH = 8192;
-
-/** Fewer documents than this are read one by one. */
-const RANGE_READ_MIN = 16;
-/** A pass reads at most this many stored documents per wanted one. */
-const RANGE_READ_SPREAD = 2;

@@ -3,13 +3,13 @@
  * directory.
  *
  * Named databases: `meta` maps an index name to its {@link IndexMeta}; `tasks` keeps task records by
- * id; `sources` maps the key `[uuid, shard, seq]` to a stored document in a small binary layout
- * ({@link encodeDoc}) whose tail is the `_source` JSON exactly as it arrived, so reading one costs a
- * lookup and a string slice, no decoding. lmdb's ordered-binary keys compare arrays element by element
- * and numbers numerically, so a range over `[uuid, …]` yields that index's documents in (shard, seq)
- * order, for any seq up to 2^53, and a range over one shard's seqs reads them in one pass
- * ({@link DocStore.sourcesBetween}). A data directory from before this layout (MessagePack values in
- * `docs`) is converted once when opened.
+ * id; `documents` maps a document's key ({@link DocKeys}: the uuid, shard and seq as bytes that sort
+ * in that order) to the stored document in a small binary layout ({@link encodeDoc}) whose tail is
+ * the `_source` JSON exactly as it arrived, so reading one costs a lookup and a string slice, no
+ * decoding. A range over an index's keys yields its documents in (shard, seq) order, for any seq up
+ * to 2^53. Data directories from before this layout are converted once when opened: documents as
+ * MessagePack objects in `docs`, or under lmdb's array keys (`[uuid, shard, seq]`) in `sources`,
+ * which cost a lookup two to three times as much to encode and decode.
  *
  * Reads are synchronous (the file is memory-mapped); every write resolves only once flushed to disk,
  * or rejects with a {@link StorageError} (src/store/storage-error.ts) and leaves nothing of it stored.
@@ -49,6 +49,7 @@ export type DocWrite =
   /** `at`: the seq of the operation that deleted or replaced the document stored at `seq`. */
   | { op: 'delete'; uuid: string; shard: number; seq: number; at: number };
 
+/** The key of a segment or a deletes-log entry (lmdb's ordered array keys). */
 type DocKey = [uuid: string, shard: number, seq: number];
 
 /**
@@ -75,6 +76,9 @@ const indexRange = (uuid: string) => ({ start: [uuid], end: [uuid, Infinity] });
 const PRUNE_BATCH = 512;
 
 export class DocStore {
+  /** Document keys: one reused for reads. */
+  readonly #keys = new DocKeys();
+
   /** Settles at the next commit storage refuses (a new one then waits for the one after): see {@link durable}. */
   #nextFailure = signal();
 
@@ -83,7 +87,7 @@ export class DocStore {
     private readonly dir: string,
     private readonly root: RootDatabase,
     private readonly meta: Database<IndexMeta, string>,
-    private readonly docs: Database<Buffer, DocKey>,
+    private readonly docs: Database<Buffer, Buffer>,
     private readonly taskRecords: Database<unknown, number>,
     private readonly segments: Database<Buffer, DocKey>,
     private readonly commits: Database<ShardCommit, [uuid: string, shard: number]>,
@@ -100,8 +104,9 @@ export class DocStore {
     // full disk is then an error from a commit, where through the map it would be a SIGBUS.
     const root = open({ path: dir, noSubdir: false, useWritemap: false });
     quietCommitFailures();
-    const docs = root.openDB<Buffer, DocKey>({ name: 'sources', encoding: 'binary' });
+    const docs = root.openDB<Buffer, Buffer>({ name: 'documents', encoding: 'binary', keyEncoding: 'binary' });
     convertLegacyDocs(root, docs);
+    convertArrayKeyedDocs(root, docs);
     return new DocStore(
       dir,
       root,
@@ -119,7 +124,7 @@ export class DocStore {
     // Queued in one event turn, the operations commit together in one lmdb transaction, in call order.
     const pending: Promise<boolean>[] = metas.map((meta) => this.meta.put(meta.name, meta));
     for (const w of writes) {
-      const key: DocKey = [w.uuid, w.shard, w.seq];
+      const key = DocKeys.of(w.uuid, w.shard, w.seq);
       if (w.op === 'put') pending.push(this.docs.put(key, encodeDoc(w.doc)));
       else pending.push(this.docs.remove(key), this.deletes.put([w.uuid, w.shard, w.at], w.seq));
     }
@@ -140,7 +145,8 @@ export class DocStore {
         if (this.meta.get(meta.name)?.uuid === meta.uuid) this.meta.remove(meta.name);
       }),
     );
-    for (const db of [this.docs, this.segments, this.deletes] as Database<unknown, DocKey>[]) {
+    for (const key of this.docs.getKeys(DocKeys.indexRange(meta.uuid))) pending.push(this.docs.remove(key));
+    for (const db of [this.segments, this.deletes] as Database<unknown, DocKey>[]) {
       for (const key of db.getKeys(indexRange(meta.uuid))) pending.push(db.remove(key));
     }
     for (const key of this.commits.getKeys(indexRange(meta.uuid))) pending.push(this.commits.remove(key));
@@ -195,7 +201,7 @@ export class DocStore {
 
   /** The shard's stored documents with seqs after `after`, in seq order. */
   docsAfter(uuid: string, shard: number, after: number): Iterable<{ seq: number; doc: StoredDoc }> {
-    return this.docs.getRange({ start: [uuid, shard, after + 1], end: [uuid, shard, Infinity] }).map(({ key, value }) => ({ seq: key[2], doc: decodeDoc(value) }));
+    return this.docs.getRange(DocKeys.shardRange(uuid, shard, after + 1)).map(({ key, value }) => ({ seq: DocKeys.seqOf(key), doc: decodeDoc(value) }));
   }
 
   /** The deletes log of the shard after `after`, in order: at `at`, the document stored at `seq` went. */
@@ -208,7 +214,7 @@ export class DocStore {
   }
 
   getDoc(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    const bytes = this.docs.getBinaryFast([uuid, shard, seq]);
+    const bytes = this.docs.getBinaryFast(this.#keys.reading(uuid, shard, seq));
     return bytes && decodeDoc(bytes);
   }
 
@@ -218,31 +224,23 @@ export class DocStore {
    */
   sourceText(uuid: string, shard: number, seq: number): string | undefined {
     // Valid until the next read; its `length` is the value's, whatever the buffer's capacity.
-    const bytes = this.docs.getBinaryFast([uuid, shard, seq]);
+    const bytes = this.docs.getBinaryFast(this.#keys.reading(uuid, shard, seq));
     return bytes && bytes.toString('utf8', sourceStart(bytes), bytes.length);
-  }
-
-  /**
-   * The `_source` bytes (UTF-8 JSON, as stored) of one shard's documents with seqs in [from, to], in
-   * seq order: one pass over the range, nothing decoded.
-   */
-  sourcesBetween(uuid: string, shard: number, from: number, to: number): Iterable<{ seq: number; source: Buffer }> {
-    return this.docs.getRange({ start: [uuid, shard, from], end: [uuid, shard, to + 1] }).map(({ key, value }) => ({ seq: key[2], source: value.subarray(sourceStart(value)) }));
   }
 
   /** Every stored document of the index, in (shard, seq) order. */
   scan(uuid: string): Iterable<{ shard: number; seq: number; doc: StoredDoc }> {
-    return this.docs.getRange(indexRange(uuid)).map(({ key, value }) => ({ shard: key[1], seq: key[2], doc: decodeDoc(value) }));
+    return this.docs.getRange(DocKeys.indexRange(uuid)).map(({ key, value }) => ({ shard: DocKeys.shardOf(key), seq: DocKeys.seqOf(key), doc: decodeDoc(value) }));
   }
 
   /** Documents stored for the index. */
   count(uuid: string): number {
-    return this.docs.getCount(indexRange(uuid));
+    return this.docs.getCount(DocKeys.indexRange(uuid));
   }
 
   /** Documents stored for the shard with seqs after `after` (what a start replays). */
   countAfter(uuid: string, shard: number, after: number): number {
-    return this.docs.getCount({ start: [uuid, shard, after + 1], end: [uuid, shard, Infinity] });
+    return this.docs.getCount(DocKeys.shardRange(uuid, shard, after + 1));
   }
 
   /** Stored task records (src/engine/tasks/task-manager.ts), by local task id. */
@@ -352,14 +350,96 @@ const FORMAT = 1;
  * Data directories written before documents were stored as bytes keep them as MessagePack objects in
  * `docs`: converted to the binary layout in one transaction, then removed, the first time they open.
  */
-function convertLegacyDocs(root: RootDatabase, docs: Database<Buffer, DocKey>): void {
+function convertLegacyDocs(root: RootDatabase, docs: Database<Buffer, Buffer>): void {
   const legacy = root.openDB<{ id: string; version: number; source: unknown; routing?: string }, DocKey>({ name: 'docs' });
   if (legacy.getCount() === 0) return;
   root.transactionSync(() => {
     for (const { key, value } of legacy.getRange()) {
       const source = typeof value.source === 'string' ? value.source : JSON.stringify(value.source);
-      docs.putSync(key, encodeDoc({ ...value, source }));
+      docs.putSync(DocKeys.of(...key), encodeDoc({ ...value, source }));
     }
     legacy.clearSync();
   });
+}
+
+/**
+ * Data directories written before documents had byte keys keep them under lmdb's array keys in
+ * `sources`: moved to `documents` {@link MOVE_BATCH} at a time, each batch put and removed in one
+ * transaction, so a move cut short goes on at the next start.
+ */
+function convertArrayKeyedDocs(root: RootDatabase, docs: Database<Buffer, Buffer>): void {
+  const old = root.openDB<Buffer, DocKey>({ name: 'sources', encoding: 'binary' });
+  for (;;) {
+    const batch = Array.from(old.getRange({ limit: MOVE_BATCH }), ({ key, value }) => ({ key, value }));
+    if (batch.length === 0) return;
+    root.transactionSync(() => {
+      for (const { key, value } of batch) {
+        docs.putSync(DocKeys.of(...key), value);
+        old.removeSync(key);
+      }
+    });
+  }
+}
+
+const MOVE_BATCH = 10_000;
+
+/**
+ * A document's key as bytes: the index's uuid (UTF-8) and a zero byte, the shard (u32) and the seq
+ * (u64), big-endian, so that keys sort by uuid, then shard, then seq, and the zero byte keeps a uuid
+ * that starts with another apart from it. lmdb compares them as they are, with nothing to encode.
+ */
+export class DocKeys {
+  /** The key reads use, rewritten in place (lmdb copies a key before it returns). */
+  #read: { uuid: string; key: Buffer; at: number } = { uuid: '', key: Buffer.alloc(0), at: 0 };
+
+  /** The key, valid until the next call. */
+  reading(uuid: string, shard: number, seq: number): Buffer {
+    let read = this.#read;
+    if (read.uuid !== uuid) {
+      const key = DocKeys.of(uuid, 0, 0);
+      read = this.#read = { uuid, key, at: key.length - NUMBERS };
+    }
+    writeNumbers(read.key, read.at, shard, seq);
+    return read.key;
+  }
+
+  /** A new key, safe to keep (writes hold theirs until they commit). */
+  static of(uuid: string, shard: number, seq: number): Buffer {
+    const prefix = Buffer.byteLength(uuid);
+    const key = Buffer.allocUnsafe(prefix + 1 + NUMBERS);
+    key.write(uuid, 0, 'utf8');
+    key[prefix] = 0;
+    writeNumbers(key, prefix + 1, shard, seq);
+    return key;
+  }
+
+  static shardOf(key: Buffer): number {
+    return key.readUInt32BE(key.length - NUMBERS);
+  }
+
+  static seqOf(key: Buffer): number {
+    return key.readUInt32BE(key.length - 8) * 2 ** 32 + key.readUInt32BE(key.length - 4);
+  }
+
+  /** Every key of the index (the end is exclusive: the byte after the uuid's zero). */
+  static indexRange(uuid: string): { start: Buffer; end: Buffer } {
+    const start = Buffer.from(`${uuid}\0`, 'utf8');
+    const end = Buffer.from(start);
+    end[end.length - 1] = 1;
+    return { start, end };
+  }
+
+  /** The shard's keys with seqs from `from`, up to `to` (exclusive) or to the shard's last. */
+  static shardRange(uuid: string, shard: number, from: number, to?: number): { start: Buffer; end: Buffer } {
+    return { start: DocKeys.of(uuid, shard, from), end: to === undefined ? DocKeys.of(uuid, shard + 1, 0) : DocKeys.of(uuid, shard, to) };
+  }
+}
+
+/** Bytes of a key after the uuid and its zero: the shard (u32), then the seq (u64). */
+const NUMBERS = 12;
+
+function writeNumbers(key: Buffer, at: number, shard: number, seq: number): void {
+  key.writeUInt32BE(shard, at);
+  key.writeUInt32BE(Math.floor(seq / 2 ** 32), at + 4);
+  key.writeUInt32BE(seq >>> 0, at + 8);
 }

@@ -52,9 +52,10 @@ describe('documents', () => {
     expect(store.getDoc('u', 0, 2)).toEqual(emptyRouting);
   });
 
-  it('reads the documents of a shard between two seqs in one pass', async () => {
-    await store.write([put('u', 0, 1), put('u', 0, 2), put('u', 1, 3), put('u', 0, 5), put('u', 0, 9)]);
-    expect(Array.from(store.sourcesBetween('u', 0, 2, 5), ({ seq, source }) => [seq, source.toString()])).toEqual([[2, '{"n":"0/2"}'], [5, '{"n":"0/5"}']]);
+  it("reads a document's source text alone, by its shard and seq", async () => {
+    await store.write([put('u', 0, 1), put('u', 0, 2), put('u', 1, 2), put('uv', 0, 2)]);
+    expect([store.sourceText('u', 0, 2), store.sourceText('u', 1, 2), store.sourceText('uv', 0, 2)]).toEqual(['{"n":"0/2"}', '{"n":"1/2"}', '{"n":"0/2"}']);
+    expect([store.sourceText('u', 0, 3), store.sourceText('u', 2, 1), store.sourceText('x', 0, 1)]).toEqual([undefined, undefined, undefined]);
   });
 
   it('converts a data directory whose documents are MessagePack objects, once', async () => {
@@ -69,6 +70,36 @@ describe('documents', () => {
     await store.close();
     store = DocStore.open(dir);
     expect(store.count('u')).toBe(1);
+  });
+
+  it('moves documents stored under array keys (before byte keys) to byte keys, in order, once', async () => {
+    await store.close();
+    const { open } = await import('lmdb');
+    const { encodeDoc } = await import('../../src/store/doc-store.ts');
+    const root = open({ path: dir, noSubdir: false });
+    const old = root.openDB<Buffer, (string | number)[]>({ name: 'sources', encoding: 'binary' });
+    const big = 2 ** 40;
+    // More than one move batch (10,000), two indices whose uuids share a prefix, seqs past 2^32.
+    await root.transaction(() => {
+      for (let i = 0; i < 12_345; i++) old.put(['abc', i % 3, i], encodeDoc(doc(`a${i}`)));
+      old.put(['ab', 1, big], encodeDoc(doc('b')));
+    });
+    await root.close();
+    store = DocStore.open(dir);
+    expect(store.count('abc')).toBe(12_345);
+    expect(store.getDoc('ab', 1, big)).toEqual(doc('b'));
+    expect(store.getDoc('abc', 2, 12_344)).toEqual(doc('a12344'));
+    const order = positions(store, 'abc');
+    expect(order).toEqual([...order].sort((x, y) => x[0] - y[0] || x[1] - y[1]));
+    const wanted = Array.from({ length: 12_345 }, (_, i) => i).filter((i) => i % 3 === 1 && i > 12_000);
+    expect([...store.docsAfter('abc', 1, 12_000)].map(({ seq }) => seq)).toEqual(wanted);
+    expect(store.countAfter('abc', 1, 12_000)).toBe(wanted.length);
+    await store.close();
+    const reopened = open({ path: dir, noSubdir: false });
+    expect(reopened.openDB({ name: 'sources', encoding: 'binary' }).getCount()).toBe(0);
+    await reopened.close();
+    store = DocStore.open(dir);
+    expect(store.count('abc')).toBe(12_345);
   });
 
   it('applies a batch in order: put then delete removes, delete then put keeps', async () => {

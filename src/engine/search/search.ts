@@ -161,7 +161,7 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
   );
 }
 
-/** The page's stored documents, read shard by shard (so that storage can read runs of them in one pass). */
+/** The page's stored documents, read shard by shard (the loader reads one shard's documents at a time). */
 function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (Uint8Array | string | undefined)[] {
   // By target, then shard: a page in index order has few groups, each in order.
   const groups = new Map<IndexSnapshot, Map<number, number[]>>();
