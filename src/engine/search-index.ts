@@ -225,7 +225,7 @@ export class SearchIndex {
     if (!effect) return undefined;
     const shard = this.shards[effect.shard];
     if (effect.kind === 'delete') return shard.applyDelete(effect.id, effect.version, effect.seq);
-    return shard.put(effect.id, effect.values, effect.version, effect.routing, effect.seq, effect.replaces).replaced;
+    return shard.put(effect.id, effect.values, effect.version, effect.routing, effect.seq, effect.replaces);
   }
 
   /** The batch's planned writes are applied or discarded: planning stops reading them. */

@@ -206,22 +206,23 @@ export class Shard {
   locate(id: string): DocLocation | undefined {
     const buffered = this.#bufferIds.get(id);
     if (buffered) return { seq: buffered.seq, version: buffered.version, local: -1, ...(buffered.routing !== undefined && { routing: buffered.routing }) };
-    return this.#locateInSegments(id, (live, local) => this.#isDeleted(live, local));
+    return this.#locateInSegments(id, false);
   }
 
   /** The document with this id as the published snapshot shows it: its segments and the deletes published with them. */
   locatePublished(id: string): DocLocation | undefined {
-    return this.#locateInSegments(id, (live, local) => live.deleted?.[local] === 1);
+    return this.#locateInSegments(id, true);
   }
 
-  #locateInSegments(id: string, isDeleted: (live: LiveSegment, local: number) => boolean): DocLocation | undefined {
+  /** `published`: read the deletes the snapshot was published with, else every delete so far. */
+  #locateInSegments(id: string, published: boolean): DocLocation | undefined {
     const segments = this.snapshot.segments;
     const hash = idHash(id);
     for (let s = segments.length - 1; s >= 0; s--) {
       const live = segments[s];
       const local = live.segment.ids.find(id, hash);
       if (local < 0) continue;
-      if (isDeleted(live, local)) return undefined;
+      if (published ? live.deleted?.[local] === 1 : this.#isDeleted(live, local)) return undefined;
       const { segment } = live;
       const routing = segment.routings.size > 0 ? segment.routings.get(local) : undefined;
       return { seq: segment.seqs[local], version: segment.versions[local], segment, local, ...(routing !== undefined && { routing }) };
@@ -234,9 +235,9 @@ export class Shard {
    * @param seq storage sequence number: given when replaying storage, else the next one.
    * @param replaces false when the id is known to have no live document (a write planned on one
    *   that had none: every write planned before it has applied, so none has since), saving the lookup.
-   * @returns the new location, and the replaced document's, if any.
+   * @returns where the replaced document was, if any.
    */
-  put(id: string, values: DocValues, version: number, routing?: string, seq = this.#nextSeq, replaces = true): { location: DocLocation; replaced?: DocLocation } {
+  put(id: string, values: DocValues, version: number, routing?: string, seq = this.#nextSeq, replaces = true): DocLocation | undefined {
     const replaced = replaces ? this.remove(id) : undefined;
     this.#tombstones.delete(id);
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
@@ -247,8 +248,7 @@ export class Shard {
     if (seq > this.#sealedThrough) this.#unsealed++;
     this.#docCount++;
     this.#uncommittedOps++;
-    const location: DocLocation = { seq, version, local: -1, ...(routing !== undefined && { routing }) };
-    return { location, replaced };
+    return replaced;
   }
 
   /** Deletes the live document with this id; it stays visible to searches until the next refresh. */
