@@ -32,10 +32,10 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
   let index = names.get(hit._index);
   if (index === undefined) names.set(hit._index, (index = JSON.stringify(hit._index)));
   let text = `${comma ? ',' : ''}{"_index":${index}`;
-  if (hit._id !== undefined) text += `,"_id":${JSON.stringify(hit._id)}`;
+  if (hit._id !== undefined) text += `,"_id":${scalar(hit._id)}`;
   if (hit._version !== undefined) text += `,"_version":${hit._version}`;
   if (hit._seq_no !== undefined) text += `,"_seq_no":${hit._seq_no},"_primary_term":${hit._primary_term}`;
-  text += `,"_score":${JSON.stringify(hit._score)}`;
+  text += `,"_score":${scalar(hit._score)}`;
   if (hit._routing !== undefined) text += `,"_routing":${JSON.stringify(hit._routing)}`;
   if (hit._source instanceof RawJson) {
     pieces.text(`${text},"_source":`);
@@ -45,9 +45,28 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
     text += `,"_source":${JSON.stringify(hit._source)}`;
   }
   if (hit.fields !== undefined) text += `,"fields":${JSON.stringify(hit.fields)}`;
-  if (hit.sort !== undefined) text += `,"sort":${JSON.stringify(hit.sort)}`;
+  if (hit.sort !== undefined) text += `,"sort":${sortValues(hit.sort)}`;
   pieces.text(`${text}}`);
 }
+
+/**
+ * A hit's id, score or sort value as `JSON.stringify` writes it, without calling it for the common
+ * cases (a page of ten hits called it thirty times): finite numbers, and strings with nothing to escape.
+ */
+function scalar(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'string' && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+function sortValues(values: readonly unknown[]): string {
+  let text = '[';
+  for (let i = 0; i < values.length; i++) text += i === 0 ? scalar(values[i]) : `,${scalar(values[i])}`;
+  return `${text}]`;
+}
+
+// Quotes, backslashes, control characters and lone surrogates (which JSON.stringify writes as escapes).
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Text and byte pieces, adjacent texts joined: one text if no bytes came, else copied once into one buffer. */
 class Pieces {

@@ -15,11 +15,11 @@ const spaced = (value: unknown, gap: string) => JSON.stringify(value, null, gap.
 const hitArb: fc.Arbitrary<Hit> = fc
   .record({
     _index: fc.string(),
-    _id: fc.string(),
+    _id: fc.oneof(fc.string(), fc.string({ unit: 'binary' })),
     _score: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null }),
     _routing: fc.option(fc.string(), { nil: undefined }),
     source: fc.option(fc.tuple(fc.jsonValue().map((v) => ({ v })), fc.constantFrom('', ' ', '\t', '  '), fc.boolean()), { nil: undefined }),
-    sort: fc.option(fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null))), { nil: undefined }),
+    sort: fc.option(fc.array(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.integer(), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, -0), fc.boolean(), fc.constant(null))), { nil: undefined }),
   })
   // Stored sources come as bytes (from storage) or text (documents committing or retired).
   .map(({ source, ...hit }) => ({ ...hit, ...(source && { _source: new RawJson(source[2] ? Buffer.from(spaced(source[0], source[1])) : spaced(source[0], source[1])) }) }) as Hit);
@@ -31,6 +31,9 @@ describe('search response text', () => {
         const body = { ...(pit !== undefined && { pit_id: pit }), took: 1, timed_out: false, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 }, hits: { total: { value: hits.length, relation: 'eq' as const }, max_score: null, hits } } as SearchResponse;
         const text = Buffer.from(searchResponseBody(body)).toString('utf8');
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(body)));
+        // With no stored text spliced in, it is JSON.stringify's text exactly.
+        const bare = { ...body, hits: { ...body.hits, hits: hits.map(({ _source, ...hit }) => hit) } } as SearchResponse;
+        expect(Buffer.from(searchResponseBody(bare)).toString('utf8')).toBe(JSON.stringify(bare));
         for (const hit of hits) if (hit._source instanceof RawJson) expect(text).toContain(hit._source.text);
       }),
     );
