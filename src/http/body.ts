@@ -19,6 +19,10 @@ const SOURCE = 'REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disable
 
 const isBlank = (text: string) => /^[ \t\n\r]*$/.test(text);
 
+/** {@link isBlank} for one NDJSON line: most start with `{`, and need no pattern to tell. */
+const blankLine = (line: string) => line.length === 0 || (line.charCodeAt(0) <= SPACE && isBlank(line));
+const SPACE = 0x20;
+
 /** The parsed body, or undefined when there is none (empty or only whitespace). */
 export function parseJsonBody(text: string): unknown {
   return isBlank(text) ? undefined : parseJson(text, 1);
@@ -79,7 +83,7 @@ function* ndjsonLines(text: string, api: NdjsonApi): Steps<NdjsonLine[]> {
   for (let index = 0; index < raws.length; index++) {
     const raw = raws[index];
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (!isBlank(line)) lines.push({ value: parseJson(line, index + 1), text: line });
+    if (!blankLine(line)) lines.push({ value: parseJson(line, index + 1), text: line });
     if (index % LINES_PER_STEP === LINES_PER_STEP - 1) yield;
   }
   return lines;

@@ -111,7 +111,7 @@ export class WriteBatches {
         // Until the batch is applied, its documents (and those it replaces) are read from memory,
         // by the writes planned after this one too.
         this.sources.committing(planned.writes);
-        writes.push(...planned.writes);
+        for (const write of planned.writes) writes.push(write);
         if (!touched.has(index)) touched.set(index, new Set());
         touched.get(index)!.add(planned.shard);
         return planned.result;
