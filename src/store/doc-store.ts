@@ -9,7 +9,7 @@
  * decoding. A range over an index's keys yields its documents in (shard, seq) order, for any seq up
  * to 2^53. Data directories from before this layout are converted once when opened: documents as
  * MessagePack objects in `docs`, or under lmdb's array keys (`[uuid, shard, seq]`) in `sources`,
- * which cost a lookup two to three times as much to encode and decode.
+ * whose encoding and decoding made a lookup cost about twice as much.
  *
  * Reads are synchronous (the file is memory-mapped); every write resolves only once flushed to disk,
  * or rejects with a {@link StorageError} (src/store/storage-error.ts) and leaves nothing of it stored.
@@ -55,7 +55,7 @@ type DocKey = [uuid: string, shard: number, seq: number];
 /**
  * A shard's last commit point (src/engine/commits/): its segments, stored under
  * `[uuid, shard, number]` in `segments`, with each one's deletes as a bitset, and the checkpoint: every
- * operation with a seq up to it is in them. Operations after it are replayed from `sources` and the
+ * operation with a seq up to it is in them. Operations after it are replayed from `documents` and the
  * deletes log.
  */
 export interface ShardCommit {
@@ -76,7 +76,7 @@ const indexRange = (uuid: string) => ({ start: [uuid], end: [uuid, Infinity] });
 const PRUNE_BATCH = 512;
 
 export class DocStore {
-  /** Document keys: one reused for reads. */
+  /** Document keys: one reused by every lookup, put and remove. */
   readonly #keys = new DocKeys();
 
   /** Settles at the next commit storage refuses (a new one then waits for the one after): see {@link durable}. */
@@ -124,7 +124,7 @@ export class DocStore {
     // Queued in one event turn, the operations commit together in one lmdb transaction, in call order.
     const pending: Promise<boolean>[] = metas.map((meta) => this.meta.put(meta.name, meta));
     for (const w of writes) {
-      const key = DocKeys.of(w.uuid, w.shard, w.seq);
+      const key = this.#keys.key(w.uuid, w.shard, w.seq);
       if (w.op === 'put') pending.push(this.docs.put(key, encodeDoc(w.doc)));
       else pending.push(this.docs.remove(key), this.deletes.put([w.uuid, w.shard, w.at], w.seq));
     }
@@ -214,7 +214,7 @@ export class DocStore {
   }
 
   getDoc(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    const bytes = this.docs.getBinaryFast(this.#keys.reading(uuid, shard, seq));
+    const bytes = this.docs.getBinaryFast(this.#keys.key(uuid, shard, seq));
     return bytes && decodeDoc(bytes);
   }
 
@@ -224,7 +224,7 @@ export class DocStore {
    */
   sourceText(uuid: string, shard: number, seq: number): string | undefined {
     // Valid until the next read; its `length` is the value's, whatever the buffer's capacity.
-    const bytes = this.docs.getBinaryFast(this.#keys.reading(uuid, shard, seq));
+    const bytes = this.docs.getBinaryFast(this.#keys.key(uuid, shard, seq));
     return bytes && bytes.toString('utf8', sourceStart(bytes), bytes.length);
   }
 
@@ -364,13 +364,19 @@ function convertLegacyDocs(root: RootDatabase, docs: Database<Buffer, Buffer>): 
 
 /**
  * Data directories written before documents had byte keys keep them under lmdb's array keys in
- * `sources`: moved to `documents` {@link MOVE_BATCH} at a time, each batch put and removed in one
- * transaction, so a move cut short goes on at the next start.
+ * `sources`: moved to `documents` up to {@link MOVE_BATCH} documents or {@link MOVE_BYTES} at a
+ * time, each batch put and removed in one transaction, so a move cut short goes on at the next
+ * start. One way: a build from before byte keys finds no documents in a directory moved.
  */
 function convertArrayKeyedDocs(root: RootDatabase, docs: Database<Buffer, Buffer>): void {
   const old = root.openDB<Buffer, DocKey>({ name: 'sources', encoding: 'binary' });
   for (;;) {
-    const batch = Array.from(old.getRange({ limit: MOVE_BATCH }), ({ key, value }) => ({ key, value }));
+    const batch: { key: DocKey; value: Buffer }[] = [];
+    let bytes = 0;
+    for (const { key, value } of old.getRange({ limit: MOVE_BATCH })) {
+      batch.push({ key, value });
+      if ((bytes += value.length) >= MOVE_BYTES) break;
+    }
     if (batch.length === 0) return;
     root.transactionSync(() => {
       for (const { key, value } of batch) {
@@ -382,6 +388,7 @@ function convertArrayKeyedDocs(root: RootDatabase, docs: Database<Buffer, Buffer
 }
 
 const MOVE_BATCH = 10_000;
+const MOVE_BYTES = 64 << 20;
 
 /**
  * A document's key as bytes: the index's uuid (UTF-8) and a zero byte, the shard (u32) and the seq
@@ -389,11 +396,14 @@ const MOVE_BATCH = 10_000;
  * that starts with another apart from it. lmdb compares them as they are, with nothing to encode.
  */
 export class DocKeys {
-  /** The key reads use, rewritten in place (lmdb copies a key before it returns). */
+  /**
+   * The key lookups, puts and removes use, rewritten in place: lmdb-js copies a key into its own
+   * buffer during each call (a put keeps its value's bytes until the commit, never its key).
+   */
   #read: { uuid: string; key: Buffer; at: number } = { uuid: '', key: Buffer.alloc(0), at: 0 };
 
   /** The key, valid until the next call. */
-  reading(uuid: string, shard: number, seq: number): Buffer {
+  key(uuid: string, shard: number, seq: number): Buffer {
     let read = this.#read;
     if (read.uuid !== uuid) {
       const key = DocKeys.of(uuid, 0, 0);
@@ -403,7 +413,7 @@ export class DocKeys {
     return read.key;
   }
 
-  /** A new key, safe to keep (writes hold theirs until they commit). */
+  /** A new key of its own (range bounds, the keys a move writes). */
   static of(uuid: string, shard: number, seq: number): Buffer {
     const prefix = Buffer.byteLength(uuid);
     const key = Buffer.allocUnsafe(prefix + 1 + NUMBERS);
@@ -429,9 +439,9 @@ export class DocKeys {
     return { start, end };
   }
 
-  /** The shard's keys with seqs from `from`, up to `to` (exclusive) or to the shard's last. */
-  static shardRange(uuid: string, shard: number, from: number, to?: number): { start: Buffer; end: Buffer } {
-    return { start: DocKeys.of(uuid, shard, from), end: to === undefined ? DocKeys.of(uuid, shard + 1, 0) : DocKeys.of(uuid, shard, to) };
+  /** The shard's keys with seqs from `from` on. */
+  static shardRange(uuid: string, shard: number, from: number): { start: Buffer; end: Buffer } {
+    return { start: DocKeys.of(uuid, shard, from), end: DocKeys.of(uuid, shard + 1, 0) };
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Start-up: an index back in memory from storage, the way Lucene opens its last commit and replays
  * the translog. Each shard loads the segments of its last commit point as they are, then replays
- * what came after the checkpoint in seq order: stored documents (`sources`) and the deletes log.
+ * what came after the checkpoint in seq order: stored documents (`documents`) and the deletes log.
  * A shard never flushed, or one whose commit cannot be read (a segment format this node does not
  * know, a bad checksum), is rebuilt from all its stored documents instead, with a log line.
  */
