@@ -31,6 +31,16 @@ describe('GET /', () => {
     expect(res.body.version.build_flavor).toBe('default');
     expect(res.body.version.build_snapshot).toBe(false);
   });
+
+  it('takes filter_path and pretty like any answer, and refuses other parameters', async () => {
+    const plain = await t.app.request('/');
+    const text = await plain.text();
+    expect(text).toBe(JSON.stringify(JSON.parse(text)));
+    expect((await t.json('GET', '/?filter_path=version.number,tagline')).body).toEqual({ version: { number: ES_VERSION }, tagline: 'You Know, for Search' });
+    const pretty = await (await t.app.request('/?pretty')).text();
+    expect(pretty).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect((await t.json('GET', '/?size=1')).status).toBe(400);
+  });
 });
 
 describe('PUT /{index}', () => {

@@ -5,6 +5,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { badRequest, illegalArgument } from '../../engine/errors.ts';
 import type { IndicesOptions } from '../../engine/index-names.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
+import { RawJson } from '../../engine/raw-json.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
 import { booleanParam, clusterLevel } from '../request-values.ts';
@@ -30,18 +31,19 @@ const LENIENT_EXPAND_HIDDEN: IndicesOptions = { ignoreUnavailable: true, allowNo
 /** How often a health request with unmet waits looks again, in ms. */
 const HEALTH_POLL_MS = 50;
 
+/** `GET /` takes the parameters every response does, and no others. */
+const ROOT_PARAMS = new Set(RESPONSE_PARAMS);
+
 const STATUSES = ['green', 'yellow', 'red'] as const;
 type Status = (typeof STATUSES)[number];
 const PRIORITIES = ['IMMEDIATE', 'URGENT', 'HIGH', 'NORMAL', 'LOW', 'LANGUID'];
 
 export function clusterRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
-  // Asked of the OS once: every client's first request is this one.
-  const name = hostname();
-  app.get('/', (c) => {
-    checkParamNames(queryOf(c), pathOf(c), new Set(RESPONSE_PARAMS));
-    return send(c, 200, {
-      name,
+  // Made once (the host name asked of the OS once): every client's first request is this one.
+  const root = new RawJson(
+    JSON.stringify({
+      name: hostname(),
       cluster_name: clusterName,
       cluster_uuid: 'deeppage',
       version: {
@@ -57,7 +59,11 @@ export function clusterRoutes(engine: Engine, clusterName: string): Hono {
         minimum_index_compatibility_version: '7.0.0',
       },
       tagline: 'You Know, for Search',
-    });
+    }),
+  );
+  app.get('/', (c) => {
+    checkParamNames(queryOf(c), pathOf(c), ROOT_PARAMS);
+    return send(c, 200, root);
   });
   app.get('/_cluster/health', async (c) => {
     const query = queryOf(c);
