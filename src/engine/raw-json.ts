@@ -5,21 +5,9 @@
  */
 export class RawJson {
   #value: unknown;
-  #text: string | undefined;
 
-  /** @param raw the JSON as stored: UTF-8 bytes, or text. */
-  constructor(readonly raw: Uint8Array | string) {
-    if (typeof raw === 'string') this.#text = raw;
-  }
-
-  /** The JSON text (decoded once, on first use, from the bytes where they are: no copy first). */
-  get text(): string {
-    if (this.#text === undefined) {
-      const bytes = this.raw as Uint8Array;
-      this.#text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8');
-    }
-    return this.#text;
-  }
+  /** @param text the JSON as stored. */
+  constructor(readonly text: string) {}
 
   /** The parsed value (parsed once, on first use). */
   get value(): unknown {

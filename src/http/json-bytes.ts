@@ -16,11 +16,6 @@ export class JsonBytes {
     this.#bytes = Buffer.allocUnsafe(capacity);
   }
 
-  /** Bytes written so far. */
-  get length(): number {
-    return this.#at;
-  }
-
   /** Text known to be ASCII (JSON punctuation, field names, pre-escaped tokens), as is. */
   ascii(text: string): void {
     const n = text.length;

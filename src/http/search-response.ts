@@ -1,23 +1,21 @@
 /**
  * A search response's body, its hits written one by one so that each stored `_source` goes in as
- * it was stored (UTF-8 bytes, or their text): never parsed or serialized again. Everything else is
- * written by `JSON.stringify`, so the body is what serializing the response would give. Text when
- * every source came as text, bytes otherwise.
+ * the text it was stored as: never parsed or serialized again. Everything else is written as
+ * `JSON.stringify` writes it, so the body is what serializing the response would give.
  */
 import { RawJson } from '../engine/raw-json.ts';
 import type { Hit, SearchResponse } from '../engine/search/search.ts';
 
-export function searchResponseBody(body: SearchResponse): string | Uint8Array<ArrayBuffer> {
+export function searchResponseBody(body: SearchResponse): string {
   const { hits } = body;
   // The hits array comes last (`hits` is the response's last field, and `hits.hits` its own).
   const shell = JSON.stringify({ ...body, hits: { ...hits, hits: [] } });
   if (!shell.endsWith(EMPTY_HITS)) return JSON.stringify(body);
-  const pieces = new Pieces(`${shell.slice(0, -EMPTY_HITS.length)}"hits":[`);
+  let text = `${shell.slice(0, -EMPTY_HITS.length)}"hits":[`;
   // The JSON of each index name, written once.
   const names = new Map<string, string>();
-  for (let i = 0; i < hits.hits.length; i++) writeHit(pieces, hits.hits[i], i > 0, names);
-  pieces.text(']}}');
-  return pieces.joined();
+  for (let i = 0; i < hits.hits.length; i++) text += hitJson(hits.hits[i], i > 0, names);
+  return `${text}]}}`;
 }
 
 const EMPTY_HITS = '"hits":[]}}';
@@ -28,7 +26,7 @@ const everyHitField: Exclude<keyof Hit, (typeof WRITTEN)[number]> extends never 
 void everyHitField;
 
 /** A hit, its fields in ES's order (those of {@link Hit}). */
-function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, string>): void {
+function hitJson(hit: Hit, comma: boolean, names: Map<string, string>): string {
   let index = names.get(hit._index);
   if (index === undefined) names.set(hit._index, (index = JSON.stringify(hit._index)));
   let text = `${comma ? ',' : ''}{"_index":${index}`;
@@ -38,15 +36,13 @@ function writeHit(pieces: Pieces, hit: Hit, comma: boolean, names: Map<string, s
   text += `,"_score":${scalar(hit._score)}`;
   if (hit._routing !== undefined) text += `,"_routing":${JSON.stringify(hit._routing)}`;
   if (hit._source instanceof RawJson) {
-    pieces.text(`${text},"_source":`);
-    pieces.raw(hit._source.raw);
-    text = '';
+    text += `,"_source":${hit._source.text}`;
   } else if (hit._source !== undefined) {
     text += `,"_source":${JSON.stringify(hit._source)}`;
   }
   if (hit.fields !== undefined) text += `,"fields":${JSON.stringify(hit.fields)}`;
   if (hit.sort !== undefined) text += `,"sort":${sortValues(hit.sort)}`;
-  pieces.text(`${text}}`);
+  return `${text}}`;
 }
 
 /**
@@ -67,41 +63,3 @@ function sortValues(values: readonly unknown[]): string {
 
 // Quotes, backslashes, control characters and lone surrogates (which JSON.stringify writes as escapes).
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** Text and byte pieces, adjacent texts joined: one text if no bytes came, else copied once into one buffer. */
-class Pieces {
-  readonly #pieces: (string | Uint8Array)[] = [];
-  #pending: string;
-
-  constructor(start: string) {
-    this.#pending = start;
-  }
-
-  text(text: string): void {
-    this.#pending += text;
-  }
-
-  raw(raw: Uint8Array | string): void {
-    if (typeof raw === 'string') return this.text(raw);
-    this.#pieces.push(this.#pending, raw);
-    this.#pending = '';
-  }
-
-  joined(): string | Uint8Array<ArrayBuffer> {
-    if (this.#pieces.length === 0) return this.#pending;
-    this.#pieces.push(this.#pending);
-    // Room for the worst case (three UTF-8 bytes per UTF-16 unit), so no text is measured first.
-    let room = 0;
-    for (const piece of this.#pieces) room += typeof piece === 'string' ? piece.length * 3 : piece.length;
-    const out = Buffer.allocUnsafeSlow(room) as Buffer<ArrayBuffer>;
-    let at = 0;
-    for (const piece of this.#pieces) {
-      if (typeof piece === 'string') at += out.write(piece, at);
-      else {
-        out.set(piece, at);
-        at += piece.length;
-      }
-    }
-    return out.subarray(0, at);
-  }
-}

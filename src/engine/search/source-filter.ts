@@ -9,7 +9,7 @@ import { RawJson } from '../raw-json.ts';
 import type { SourceFilter } from './request.ts';
 
 /** A stored `_source` (its JSON text) as a hit carries it: the text itself, unless a filter keeps only parts. */
-export function sourceOf(raw: Uint8Array | string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
+export function sourceOf(raw: string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
   const json = new RawJson(raw);
   if (filter.includes.length === 0 && filter.excludes.length === 0) return json;
   return filterSource(json.value as Record<string, unknown>, filter);

@@ -200,25 +200,11 @@ const STATUS_OK = ',"status":200}';
  * as stored), with its status last; each failure as ES's error body, whose status is last already.
  */
 function responsesJson(responses: readonly (SearchResponse | EsError)[]): RawJson {
-  const bytes: Uint8Array[] = [];
   let text = '[';
   for (let i = 0; i < responses.length; i++) {
     const response = responses[i];
     if (i > 0) text += ',';
-    if (response instanceof EsError) {
-      text += JSON.stringify(errorBody(response));
-      continue;
-    }
-    const body = searchResponseBody(response);
-    if (typeof body === 'string') {
-      text += body.slice(0, -1) + STATUS_OK;
-    } else {
-      bytes.push(Buffer.from(text), body.subarray(0, -1));
-      text = STATUS_OK;
-    }
+    text += response instanceof EsError ? JSON.stringify(errorBody(response)) : searchResponseBody(response).slice(0, -1) + STATUS_OK;
   }
-  text += ']';
-  if (bytes.length === 0) return new RawJson(text);
-  bytes.push(Buffer.from(text));
-  return new RawJson(Buffer.concat(bytes));
+  return new RawJson(`${text}]`);
 }
