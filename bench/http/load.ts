@@ -41,6 +41,17 @@ export interface LoadResult {
   /** The 99th percentile of the latency, in ms. */
   p99: number;
   seconds: number;
+  /** What the figures above were computed from, for joining runs ({@link joinLoads}). */
+  raw: RawLoad;
+}
+
+/** One run's answers: each one's latency (ms, ascending) and the answers counted per sampling interval. */
+export interface RawLoad {
+  latencies: Float64Array;
+  perInterval: Float64Array;
+  intervalMs: number;
+  /** From the start to the last answer, in ms. */
+  spanMs: number;
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
@@ -76,37 +87,66 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   if (result.mismatches > 0) throw new WrongAnswer(`${what}: ${result.mismatches} answers failed the body check`);
   if (latencies.length === 0) throw new WrongAnswer(`${what}: no answers`);
 
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    rate: perSecond(answered, spec.sampleMs),
-    latency: { median: round(quantile(sorted, 0.5)), min: round(sorted[0]), max: round(sorted[sorted.length - 1]), samples: sorted.length },
-    p99: round(quantile(sorted, 0.99)),
-    seconds: result.duration,
-  };
+  const spanMs = Math.max(answered[answered.length - 1], 1e-3);
+  return summarize({ latencies: Float64Array.from(latencies).sort(), perInterval: perInterval(answered, spanMs, spec.sampleMs), intervalMs: spec.sampleMs, spanMs }, result.duration);
 }
 
 /**
- * Answers per second in each whole interval up to the last answer, or over that whole span when it
- * is shorter than one interval.
+ * Runs of the same request joined into one result, as if they were one run: every latency, every
+ * whole sampling interval (runs made with the same `sampleMs`).
  */
-function perSecond(answered: number[], intervalMs: number): Timing {
-  const span = Math.max(answered[answered.length - 1], 1e-3);
-  const intervals = Math.floor(span / intervalMs);
-  if (intervals === 0) {
-    const rate = (answered.length * 1000) / span;
-    return { median: rate, min: rate, max: rate, samples: 1 };
+export function joinLoads(runs: readonly LoadResult[]): LoadResult {
+  const latencies = new Float64Array(runs.reduce((n, r) => n + r.raw.latencies.length, 0));
+  const perInterval = new Float64Array(runs.reduce((n, r) => n + r.raw.perInterval.length, 0));
+  let at = 0, atInterval = 0;
+  for (const { raw } of runs) {
+    latencies.set(raw.latencies, at);
+    at += raw.latencies.length;
+    perInterval.set(raw.perInterval, atInterval);
+    atInterval += raw.perInterval.length;
   }
-  const counts = new Float64Array(intervals);
-  for (const at of answered) {
-    const i = Math.floor(at / intervalMs);
-    if (i < intervals) counts[i]++;
-  }
-  counts.sort();
-  const scale = 1000 / intervalMs;
-  return { median: quantile(counts, 0.5) * scale, min: counts[0] * scale, max: counts[intervals - 1] * scale, samples: intervals };
+  const spanMs = runs.reduce((sum, r) => sum + r.raw.spanMs, 0);
+  return summarize({ latencies: latencies.sort(), perInterval, intervalMs: runs[0].raw.intervalMs, spanMs }, runs.reduce((sum, r) => sum + r.seconds, 0));
 }
 
-/** The q-quantile of ascending values, interpolating between neighbours. */
+/** Answers per second over a run: all its answers over the time to the last one. */
+export function meanRate(result: LoadResult): number {
+  return (result.raw.latencies.length * 1000) / result.raw.spanMs;
+}
+
+function summarize(raw: RawLoad, seconds: number): LoadResult {
+  const sorted = raw.latencies;
+  return {
+    rate: perSecond(raw),
+    latency: { median: round(quantile(sorted, 0.5)), min: round(sorted[0]), max: round(sorted[sorted.length - 1]), samples: sorted.length },
+    p99: round(quantile(sorted, 0.99)),
+    seconds,
+    raw,
+  };
+}
+
+/** Answers in each whole interval up to the last answer (none when the run is shorter than one). */
+function perInterval(answered: number[], spanMs: number, intervalMs: number): Float64Array {
+  const counts = new Float64Array(Math.floor(spanMs / intervalMs));
+  for (const at of answered) {
+    const i = Math.floor(at / intervalMs);
+    if (i < counts.length) counts[i]++;
+  }
+  return counts;
+}
+
+/** Answers per second in each whole interval, or over the whole span when it is shorter than one interval. */
+function perSecond({ perInterval, intervalMs, latencies, spanMs }: RawLoad): Timing {
+  if (perInterval.length === 0) {
+    const rate = (latencies.length * 1000) / spanMs;
+    return { median: rate, min: rate, max: rate, samples: 1 };
+  }
+  const counts = perInterval.slice().sort();
+  const scale = 1000 / intervalMs;
+  return { median: quantile(counts, 0.5) * scale, min: counts[0] * scale, max: counts[counts.length - 1] * scale, samples: counts.length };
+}
+
+/** Each status code and how many answers had it, for the message of a refused run. */
 function statusCounts(result: autocannon.Result): string {
   return Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}: ${count}`).join(', ');
 }

@@ -8,23 +8,29 @@ import type { LoadProfile, Throughput } from './throughput.ts';
 
 export function throughputMarkdown(list: Throughput[], profile: LoadProfile): string {
   const ceiling = list.find((t) => t.endpoint.strategy === 'hono');
-  const rows = list.map(({ endpoint, result, connections }) => [
-    endpoint.name,
-    String(connections),
-    `\`${endpoint.method} ${endpoint.path}\``,
-    count(result.rate.median),
-    endpoint.docs ? count(result.rate.median * endpoint.docs) : '—',
-    ms(result.latency.median),
-    ms(result.p99),
-    ceiling ? percent(result.rate.median / ceiling.result.rate.median) : '—',
+  const share = ({ result, ofCeiling }: Throughput) => {
+    if (ofCeiling) return `${percent(ofCeiling.median)} (${percent(ofCeiling.min)}–${percent(ofCeiling.max)})`;
+    return ceiling && ceiling.result !== result ? `${percent(result.rate.median / ceiling.result.rate.median)} †` : '—';
+  };
+  const rows = list.map((t) => [
+    t.endpoint.name,
+    String(t.connections),
+    `\`${t.endpoint.method} ${t.endpoint.path}\``,
+    count(t.result.rate.median),
+    t.endpoint.docs ? count(t.result.rate.median * t.endpoint.docs) : '—',
+    ms(t.result.latency.median),
+    ms(t.result.p99),
+    share(t),
   ]);
   return [
     '## Throughput',
     '',
     `autocannon in this process, ${profile.connections} connections unless the table says otherwise, ${bound(profile.load)} per endpoint after ${bound(profile.warmup)} of warm-up;`,
     'each server is a child process. req/s is the median of the per-second request counts; latency is per request.',
-    '"of hello-world" is req/s as a share of what a bare Hono app answering `{"hello":"world"}` managed in the',
-    "same run: the framework's ceiling on this machine.",
+    '"of hello-world" is req/s as a share of what a bare Hono app answering `{"hello":"world"}` managed: the',
+    "framework's ceiling on this machine. Endpoints with a range beside their share were measured in rounds, taking",
+    'turns with the ceiling: the share is the median over the rounds of the share in each (the range in brackets).',
+    '† marks a share of a ceiling measured minutes apart (this machine\'s speed drifts by tens of percent within minutes).',
     '',
     table(['endpoint', 'connections', 'request', 'req/s', 'docs/s', 'latency p50 ms', 'p99 ms', 'of hello-world'], rows, 'lrlrrrrr'),
     '',

@@ -1,9 +1,10 @@
 /**
  * HTTP suite: the real server as a child process, loaded by autocannon from this process.
  *
- * - Throughput at a fixed number of connections: a bare Hono app (the framework's ceiling), a
- *   shallow and a deep page of the cities (the deep one also with `paging=top_k`), and `_bulk`
- *   with 1,000 documents per request.
+ * - Throughput at a fixed number of connections: a bare Hono app (the framework's ceiling), `GET /`,
+ *   a shallow and a deep page of the cities (the deep one also with `paging=top_k`), taking turns
+ *   in rounds so that each round's share of the ceiling is measured within seconds of it; then
+ *   `_bulk` with 1,000 documents per request, and the shallow page at 50 connections.
  * - The from/size sweep at one connection, per corpus: the cities, then the products posted over
  *   `_bulk` in refreshed batches (1M in 5 and in 32 shards in the full run), each with the empty
  *   `GET /` of the same server, the warm sorted runs, `paging=top_k` and the cold page after
@@ -25,7 +26,7 @@ import { querySweep } from './queries.ts';
 import { queryMarkdown, sweepCharts, sweepMarkdown, throughputMarkdown } from './report.ts';
 import type { PageBudget } from './page-timing.ts';
 import { fromValues, sweepCorpus, sweepPoints, SERIES, type Remote, type SweepResult } from './sweep.ts';
-import { bulkEndpoint, helloEndpoint, measureThroughput, pageEndpoint, rootEndpoint, throughputRows, BULK_DOCS, type LoadProfile, type Throughput } from './throughput.ts';
+import { bulkEndpoint, helloEndpoint, measureAlternating, measureThroughput, pageEndpoint, rootEndpoint, throughputRows, BULK_DOCS, type LoadProfile, type Throughput } from './throughput.ts';
 
 /** Connections for the latency-under-load run of the shallow page. */
 const BUSY_CONNECTIONS = 50;
@@ -49,6 +50,8 @@ interface Profile {
   /** Loaded one after the other, each index deleted once swept. */
   products: ProductsRun[];
   load: LoadProfile;
+  /** The reads' throughput is measured in this many rounds, taking turns with the ceiling (a round each is load / rounds). */
+  rounds: number;
   /** The from sweep's values below the last page; the last page (docs − 10) is added per corpus. */
   froms: number[];
   sizes: number[];
@@ -66,6 +69,7 @@ const PROFILES: Record<Mode, Profile> = {
       { docs: 1_000_000, shards: 32, batch: 10_000 },
     ],
     load: { connections: 10, warmup: { seconds: 3 }, load: { seconds: 10 }, sampleMs: 1000 },
+    rounds: 5,
     froms: FROMS,
     sizes: [10, 100, 1_000, 10_000],
     page: { ms: 3000, min: 20, max: 20_000 },
@@ -74,7 +78,8 @@ const PROFILES: Record<Mode, Profile> = {
   quick: {
     cities: 'seed',
     products: [{ docs: 100_000, shards: 5, batch: 10_000 }],
-    load: { connections: 10, warmup: { seconds: 1 }, load: { seconds: 3 }, sampleMs: 1000 },
+    load: { connections: 10, warmup: { seconds: 1 }, load: { seconds: 6 }, sampleMs: 1000 },
+    rounds: 3,
     froms: FROMS,
     sizes: [10, 100, 1_000, 10_000],
     page: { ms: 500, min: 5, max: 2000 },
@@ -85,6 +90,7 @@ const PROFILES: Record<Mode, Profile> = {
     cities: 12_000,
     products: [{ docs: 3_000, shards: 5, batch: 500 }],
     load: { connections: 10, warmup: { requests: 10 }, load: { requests: 20 }, sampleMs: 100 },
+    rounds: 2,
     froms: FROMS,
     sizes: [10, 1_000],
     page: { ms: 0, min: 5, max: 5 },
@@ -115,78 +121,90 @@ export const httpSuite: Suite = {
     const remoteFor = (loaded: Loaded, isCities: boolean) =>
       remote && (besideProducts ? !isCities && loaded.docs === remote.docs : isCities) ? remote : undefined;
 
-    log('throughput: hello-world (bare Hono, child process)');
-    const throughput: Throughput[] = [await withChild(startHello(log), (hello) => measureThroughput(helloEndpoint(hello.url), profile.load, log))];
-
+    // The ceiling runs beside deeppage until the throughput runs are over: they take turns with it.
+    log('hello-world (bare Hono, child process)');
+    const hello = await startHello(log);
+    let helloRunning = true;
+    const stopHello = async () => {
+      if (helloRunning) await hello.stop();
+      helloRunning = false;
+    };
     log(`deeppage (child process, ${profile.cities === 'seed' ? 'seeded with the cities' : `${profile.cities} cities over _bulk`})`);
-    return withChild(startDeeppage({ seed: profile.cities === 'seed', log }), async (server) => {
-      const cities = await loadCities(server.url, profile.cities, log);
-      const local = cities.target;
-      log('throughput: deeppage');
-      const topK: Target = { ...local, name: SERIES.topK, paging: 'top_k' };
-      for (const endpoint of [rootEndpoint(server.url), pageEndpoint('shallow', local, 0, cities.docs), pageEndpoint('deep', local, DEEP_FROM, cities.docs), pageEndpoint('deep top-k', topK, DEEP_FROM, cities.docs), bulkEndpoint(server.url)]) {
-        throughput.push(await measureThroughput(endpoint, profile.load, log));
-      }
-      // Latency under more load: the shallow page at 50 connections.
-      throughput.push(await measureThroughput(pageEndpoint('shallow', local, 0, cities.docs), busy(profile.load), log));
+    try {
+      return await withChild(startDeeppage({ seed: profile.cities === 'seed', log }), async (server) => {
+        const cities = await loadCities(server.url, profile.cities, log);
+        const local = cities.target;
+        log(`throughput: hello-world and deeppage's reads, in ${profile.rounds} rounds`);
+        const topK: Target = { ...local, name: SERIES.topK, paging: 'top_k' };
+        const reads = [helloEndpoint(hello.url), rootEndpoint(server.url), pageEndpoint('shallow', local, 0, cities.docs), pageEndpoint('deep', local, DEEP_FROM, cities.docs), pageEndpoint('deep top-k', topK, DEEP_FROM, cities.docs)];
+        const throughput: Throughput[] = await measureAlternating(reads, profile.load, profile.rounds, log);
+        await stopHello();
+        log('throughput: deeppage');
+        throughput.push(await measureThroughput(bulkEndpoint(server.url), profile.load, log));
+        // Latency under more load: the shallow page at 50 connections.
+        throughput.push(await measureThroughput(pageEndpoint('shallow', local, 0, cities.docs), busy(profile.load), log));
 
-      const sweeps: SweepResult[] = [];
-      const sweep = async (loaded: Loaded, isCities: boolean) => {
-        const paired = remoteFor(loaded, isCities);
-        log(`sweep: ${loaded.label}${paired ? `, beside ${paired.target.name}` : ''}`);
-        const points = sweepPoints(fromValues(profile.froms, loaded.docs), profile.sizes);
-        sweeps.push(await sweepCorpus({ loaded, remote: paired, points, budget: profile.page, coldBudget: profile.cold }, log));
-      };
-      await sweep(cities, true);
-      log(`searches with a query: ${cities.label}`);
-      const queries = await querySweep(cities, profile.page, profile.cold, log);
-      for (const run of profile.products) {
-        const index = run.shards === 5 ? 'products' : `products-${run.shards}shards`;
-        log(`products: ${run.docs} documents into ${index} (${run.shards} shards) over _bulk`);
-        const loaded = await loadProducts(server.url, index, run.docs, run.shards, run.batch, log);
-        await sweep(loaded, false);
-        await esOk(server.url, 'DELETE', `/${index}`);
-      }
+        const sweeps: SweepResult[] = [];
+        const sweep = async (loaded: Loaded, isCities: boolean) => {
+          const paired = remoteFor(loaded, isCities);
+          log(`sweep: ${loaded.label}${paired ? `, beside ${paired.target.name}` : ''}`);
+          const points = sweepPoints(fromValues(profile.froms, loaded.docs), profile.sizes);
+          sweeps.push(await sweepCorpus({ loaded, remote: paired, points, budget: profile.page, coldBudget: profile.cold }, log));
+        };
+        await sweep(cities, true);
+        log(`searches with a query: ${cities.label}`);
+        const queries = await querySweep(cities, profile.page, profile.cold, log);
+        for (const run of profile.products) {
+          const index = run.shards === 5 ? 'products' : `products-${run.shards}shards`;
+          log(`products: ${run.docs} documents into ${index} (${run.shards} shards) over _bulk`);
+          const loaded = await loadProducts(server.url, index, run.docs, run.shards, run.batch, log);
+          await sweep(loaded, false);
+          await esOk(server.url, 'DELETE', `/${index}`);
+        }
 
-      const rows = [...throughput.flatMap((t) => throughputRows(t)), ...sweeps.flatMap((s) => s.rows), ...queries.rows];
-      return {
-        rows,
-        markdown: [throughputMarkdown(throughput, profile.load), sweepMarkdown(sweeps), queryMarkdown(queries, sweeps[0])].join('\n'),
-        charts: sweepCharts(sweeps),
-        notes: {
-          servers:
-            'each a child process on 127.0.0.1, one at a time: `node --import tsx src/server.ts` (empty temporary data directory, no -E settings, so indices.sorted_runs.cache.size is its default, 10 % of memory up to 2 GiB) and bench/http/hello-server.ts (bare Hono on @hono/node-server); autocannon runs in this process, so load generator and server each have a core',
-          data: Object.fromEntries(sweeps.map((s) => [s.label, { documents: s.state.documents, shards: s.state.shards, loading: s.state.loading }])),
-          throughput: {
-            connections: profile.load.connections,
-            warmup: profile.load.warmup,
-            load: profile.load.load,
-            corpus: cities.label,
-            req_per_s: 'median, min and max of the per-second request counts',
-            latency_ms: 'per request, from autocannon response events (µs resolution)',
-            p99_ms: Object.fromEntries(throughput.map((t) => [t.endpoint.name, t.result.p99])),
-            state: 'the cities before their sweep: shallow and deep pages (sorted_runs) build their runs during the warm-up run, then stay warm; deep top-k keeps no state',
-            bulk: `every request is the same ${BULK_DOCS} products (bench/lib/corpus.ts products(${BULK_DOCS})) with ids p0…p${BULK_DOCS - 1}, NDJSON, application/x-ndjson: the first creates them, later ones overwrite them (index stays ${BULK_DOCS} documents)`,
+        const rows = [...throughput.flatMap((t) => throughputRows(t)), ...sweeps.flatMap((s) => s.rows), ...queries.rows];
+        return {
+          rows,
+          markdown: [throughputMarkdown(throughput, profile.load), sweepMarkdown(sweeps), queryMarkdown(queries, sweeps[0])].join('\n'),
+          charts: sweepCharts(sweeps),
+          notes: {
+            servers:
+              'each a child process on 127.0.0.1: `node --import tsx src/server.ts` (empty temporary data directory, no -E settings, so indices.sorted_runs.cache.size is its default, 10 % of memory up to 2 GiB) and bench/http/hello-server.ts (bare Hono on @hono/node-server), both running (one idle while the other is loaded) until the reads\' throughput rounds are over; autocannon runs in this process, so load generator and server each have a core',
+            data: Object.fromEntries(sweeps.map((s) => [s.label, { documents: s.state.documents, shards: s.state.shards, loading: s.state.loading }])),
+            throughput: {
+              connections: profile.load.connections,
+              warmup: profile.load.warmup,
+              load: profile.load.load,
+              rounds: `hello-world, GET /, shallow, deep and deep top-k: ${profile.rounds} rounds, each endpoint loaded in turn for load / ${profile.rounds} a round; req/s and latency join the rounds; share_of_hello_world is the median over the rounds of req/s (answers over the round's span) over hello-world's in the same round. bulk and the 50-connection run: one run each, after the rounds`,
+              corpus: cities.label,
+              req_per_s: 'median, min and max of the per-second request counts',
+              latency_ms: 'per request, from autocannon response events (µs resolution)',
+              p99_ms: Object.fromEntries(throughput.map((t) => [t.endpoint.name, t.result.p99])),
+              state: 'the cities before their sweep: shallow and deep pages (sorted_runs) build their runs during the warm-up run, then stay warm; deep top-k keeps no state',
+              bulk: `every request is the same ${BULK_DOCS} products (bench/lib/corpus.ts products(${BULK_DOCS})) with ids p0…p${BULK_DOCS - 1}, NDJSON, application/x-ndjson: the first creates them, later ones overwrite them (index stays ${BULK_DOCS} documents)`,
+            },
+            sweep: {
+              connections: 1,
+              points: Object.fromEntries(sweeps.map((s) => [s.label, [...new Set(s.rows.map((r) => `from=${r.params.from} size=${r.params.size}`))]])),
+              requests_per_point: `warm series and GET /: 3 warm-up requests (whose median estimates the cost), then about ${profile.page.ms} ms of requests, between ${profile.page.min} and ${profile.page.max}, on one connection; ${SERIES.cold}: one page per _cache/clear, until ${profile.cold.ms} ms of wall time, between ${profile.cold.min} and ${profile.cold.max} pages`,
+              latency_ms: 'autocannon hrtime per request, from writing the request to the end of the answer',
+              corpora: Object.fromEntries(sweeps.map((s) => [s.label, { checks: s.checks, state: s.state, ...(s.skipped.length > 0 && { remote_not_asked: s.skipped }) }])),
+              ...(remote && { remote: { target: remote.target.name, index: remote.target.index, documents: remote.docs, result_window: remote.window, result_window_from: remote.windowSource, note: `no paging parameter and no cold series for the remote (its _cache/clear clears other caches); its own GET / beside every point` } }),
+            },
+            queries: { corpus: queries.label, searches: queries.searches, checks: queries.checks, state: queries.state },
+            checks: [
+              'hello-world: GET / answers {"hello":"world"}',
+              'shallow, deep and deep top-k pages: checked as in the sweep before timing',
+              'bulk: one request answers errors:false with 1,000 items before timing; every timed answer contains "errors":false; after the runs, _count of bench-bulk is 1,000',
+              'every autocannon run: no non-2xx answers and no connection errors, or the suite refuses to report',
+              'sweep: see sweep.corpora.<corpus>.checks; a wrong page stops the run',
+            ],
           },
-          sweep: {
-            connections: 1,
-            points: Object.fromEntries(sweeps.map((s) => [s.label, [...new Set(s.rows.map((r) => `from=${r.params.from} size=${r.params.size}`))]])),
-            requests_per_point: `warm series and GET /: 3 warm-up requests (whose median estimates the cost), then about ${profile.page.ms} ms of requests, between ${profile.page.min} and ${profile.page.max}, on one connection; ${SERIES.cold}: one page per _cache/clear, until ${profile.cold.ms} ms of wall time, between ${profile.cold.min} and ${profile.cold.max} pages`,
-            latency_ms: 'autocannon hrtime per request, from writing the request to the end of the answer',
-            corpora: Object.fromEntries(sweeps.map((s) => [s.label, { checks: s.checks, state: s.state, ...(s.skipped.length > 0 && { remote_not_asked: s.skipped }) }])),
-            ...(remote && { remote: { target: remote.target.name, index: remote.target.index, documents: remote.docs, result_window: remote.window, result_window_from: remote.windowSource, note: `no paging parameter and no cold series for the remote (its _cache/clear clears other caches); its own GET / beside every point` } }),
-          },
-          queries: { corpus: queries.label, searches: queries.searches, checks: queries.checks, state: queries.state },
-          checks: [
-            'hello-world: GET / answers {"hello":"world"}',
-            'shallow, deep and deep top-k pages: checked as in the sweep before timing',
-            'bulk: one request answers errors:false with 1,000 items before timing; every timed answer contains "errors":false; after the runs, _count of bench-bulk is 1,000',
-            'every autocannon run: no non-2xx answers and no connection errors, or the suite refuses to report',
-            'sweep: see sweep.corpora.<corpus>.checks; a wrong page stops the run',
-          ],
-        },
-      };
-    });
+        };
+      });
+    } finally {
+      await stopHello();
+    }
   },
 };
 

@@ -7,7 +7,9 @@ import { bulkBody, products } from '../lib/corpus.ts';
 import type { Row } from '../lib/results.ts';
 import { WrongAnswer } from '../lib/suite.ts';
 import { esBulk, esCount, esCreateIndex, esOk, esRefresh } from '../lib/es-client.ts';
-import { runLoad, type Bound, type LoadResult } from './load.ts';
+import type { Timing } from '../lib/measure.ts';
+import { quantile } from '../lib/format.ts';
+import { joinLoads, meanRate, runLoad, type Bound, type LoadResult } from './load.ts';
 import { checkedPage, pagePath, type Target } from './page.ts';
 
 export interface Endpoint {
@@ -40,11 +42,55 @@ export interface Throughput {
   endpoint: Endpoint;
   result: LoadResult;
   connections: number;
+  /**
+   * Measured in rounds beside the ceiling ({@link measureAlternating}): req/s as a share of the
+   * ceiling's in the same round, over the rounds.
+   */
+  ofCeiling?: Timing;
 }
 
 export async function measureThroughput(endpoint: Endpoint, profile: LoadProfile, log: (line: string) => void): Promise<Throughput> {
   await endpoint.prepare();
-  const spec = {
+  const spec = loadSpec(endpoint, profile);
+  await warmUp(endpoint, profile);
+  const result = await runLoad({ ...spec, bound: profile.load });
+  await endpoint.verifyAfter?.();
+  log(`  ${endpoint.name.padEnd(11)} ${summary(endpoint, result, profile.connections)}`);
+  return { endpoint, result, connections: profile.connections };
+}
+
+/**
+ * The ceiling (the first endpoint) and the others measured in turns, `rounds` times over, each
+ * round a share of the profile's load; each endpoint's result joins its rounds, and its share of
+ * the ceiling is taken round by round. This machine's speed drifts by tens of percent within
+ * minutes, so a ceiling measured once, before the others, says little about their share of it;
+ * a round takes seconds.
+ */
+export async function measureAlternating(endpoints: readonly Endpoint[], profile: LoadProfile, rounds: number, log: (line: string) => void): Promise<Throughput[]> {
+  for (const endpoint of endpoints) {
+    await endpoint.prepare();
+    await warmUp(endpoint, profile);
+  }
+  const bound: Bound = 'seconds' in profile.load ? { seconds: profile.load.seconds / rounds } : { requests: Math.ceil(profile.load.requests / rounds) };
+  const runs = endpoints.map((): LoadResult[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, endpoint] of endpoints.entries()) runs[i].push(await runLoad({ ...loadSpec(endpoint, profile), bound }));
+    log(`  round ${round + 1} of ${rounds}: ${endpoints.map((e, i) => `${e.name} ${meanRate(runs[i][round]).toFixed(0)}`).join(', ')} req/s`);
+  }
+  for (const endpoint of endpoints) await endpoint.verifyAfter?.();
+  const ceiling = runs[0].map(meanRate);
+  return endpoints.map((endpoint, i) => {
+    const result = joinLoads(runs[i]);
+    const shares = Float64Array.from(runs[i], (run, round) => meanRate(run) / ceiling[round]).sort();
+    const ofCeiling = { median: quantile(shares, 0.5), min: shares[0], max: shares[shares.length - 1], samples: shares.length };
+    const share = i === 0 ? '' : `; ${(ofCeiling.median * 100).toFixed(0)} % of ${endpoints[0].name} (rounds ${(ofCeiling.min * 100).toFixed(0)}–${(ofCeiling.max * 100).toFixed(0)} %)`;
+    log(`  ${endpoint.name.padEnd(11)} ${summary(endpoint, result, profile.connections)}${share}`);
+    return { endpoint, result, connections: profile.connections, ...(i > 0 && { ofCeiling }) };
+  });
+}
+
+function loadSpec(endpoint: Endpoint, profile: LoadProfile) {
+  return {
     url: endpoint.url + endpoint.path,
     method: endpoint.method,
     body: endpoint.body,
@@ -53,22 +99,26 @@ export async function measureThroughput(endpoint: Endpoint, profile: LoadProfile
     sampleMs: profile.sampleMs,
     verifyBody: endpoint.verifyBody,
   };
-  // Warm-up answers are thrown away, so their sampling interval does not matter: a short one ends the run on time.
-  await runLoad({ ...spec, bound: profile.warmup, sampleMs: 100 });
-  const result = await runLoad({ ...spec, bound: profile.load });
-  await endpoint.verifyAfter?.();
-  const docs = endpoint.docs ? `, ${Math.round(result.rate.median * endpoint.docs)} docs/s` : '';
-  log(`  ${endpoint.name.padEnd(11)} ${result.rate.median.toFixed(0)} req/s${docs}, latency p50 ${result.latency.median.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.latency.samples} requests in ${result.seconds} s, ${profile.connections} connections)`);
-  return { endpoint, result, connections: profile.connections };
 }
 
-export function throughputRows({ endpoint, result, connections }: Throughput): Row[] {
+/** Warm-up answers are thrown away, so their sampling interval does not matter: a short one ends the run on time. */
+async function warmUp(endpoint: Endpoint, profile: LoadProfile): Promise<void> {
+  await runLoad({ ...loadSpec(endpoint, profile), bound: profile.warmup, sampleMs: 100 });
+}
+
+function summary(endpoint: Endpoint, result: LoadResult, connections: number): string {
+  const docs = endpoint.docs ? `, ${Math.round(result.rate.median * endpoint.docs)} docs/s` : '';
+  return `${result.rate.median.toFixed(0)} req/s${docs}, latency p50 ${result.latency.median.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.latency.samples} requests in ${result.seconds} s, ${connections} connections)`;
+}
+
+export function throughputRows({ endpoint, result, connections, ofCeiling }: Throughput): Row[] {
   const params = { endpoint: endpoint.name, request: `${endpoint.method} ${endpoint.path}`, connections };
   const row = { group: 'throughput', strategy: endpoint.strategy, params };
   const rows: Row[] = [
     { ...row, unit: 'req/s', ...result.rate },
     { ...row, unit: 'ms', ...result.latency },
   ];
+  if (ofCeiling) rows.push({ ...row, unit: 'share of hello-world', ...ofCeiling });
   if (endpoint.docs) {
     const { median, min, max, samples } = result.rate;
     rows.push({ ...row, unit: 'docs/s', median: median * endpoint.docs, min: min * endpoint.docs, max: max * endpoint.docs, samples });

@@ -10,8 +10,8 @@ import { renderChart } from './chart.ts';
 export type ParamValue = number | string;
 export type Params = Record<string, ParamValue>;
 
-/** The unit of a row's median/min/max. Latencies are ms; throughputs are per second. */
-export type Unit = 'ms' | 'req/s' | 'docs/s' | 'bytes' | 'bytes/doc';
+/** The unit of a row's median/min/max. Latencies are ms; throughputs are per second; a share is a fraction (0.5 is half). */
+export type Unit = 'ms' | 'req/s' | 'docs/s' | 'bytes' | 'bytes/doc' | 'share of hello-world';
 
 export interface Row {
   /** A suite's part, e.g. `from` (the from sweep) or `topk`. */

@@ -43,6 +43,9 @@ describe('npm run bench (smoke)', () => {
     const groups = (suite: string) => new Set(JSON.parse(readFileSync(`${dir}/${suite}.json`, 'utf8')).rows.map((r: { group: string }) => r.group));
     expect([...groups('engine')]).toEqual(expect.arrayContaining(['query', 'text']));
     expect([...groups('http')]).toContain('query');
+    // The reads' throughput is measured in rounds beside hello-world, each with its share of it.
+    const http = JSON.parse(readFileSync(`${dir}/http.json`, 'utf8')).rows as { unit: string; params: { endpoint?: string } }[];
+    expect(http.filter((r) => r.unit === 'share of hello-world').map((r) => r.params.endpoint).sort()).toEqual(['GET /', 'deep', 'deep top-k', 'shallow']);
     expect(existsSync(`${dir}/engine-from.svg`) && existsSync(`${dir}/engine-size.svg`)).toBe(true);
   });
 });
