@@ -14,6 +14,7 @@ import { buildSegment } from './segments/build.ts';
 import { idHash, MAX_TEXT } from './segments/ids.ts';
 import { mergeSegments, type MergedSegment } from './segments/merge.ts';
 import type { Segment, SegmentDoc } from './segments/segment.ts';
+import { WriteBuffer } from './segments/write-buffer.ts';
 import { finish, type Steps } from './steps.ts';
 
 /** A segment as one snapshot sees it: which of its documents are deleted, and its first ordinal. */
@@ -79,10 +80,8 @@ interface Merge {
 
 export class Shard {
   snapshot: ShardSnapshot;
-  /** Written documents not yet in a segment, by seq (so in seq order). */
-  #buffer = new Map<number, SegmentDoc>();
-  /** The buffered documents by id. */
-  #bufferIds = new Map<string, SegmentDoc>();
+  /** Written documents not yet in a published segment, in seq order, by id and by seq. */
+  #buffer = new WriteBuffer();
   /** Per segment with deletes not yet published, every delete so far. */
   #deletes = new Map<Segment, Deletes>();
   #tombstones = new Map<string, { version: number; at: number }>();
@@ -204,7 +203,7 @@ export class Shard {
    * order), so the newest copy found decides.
    */
   locate(id: string): DocLocation | undefined {
-    const buffered = this.#bufferIds.get(id);
+    const buffered = this.#buffer.byId(id);
     if (buffered) return { seq: buffered.seq, version: buffered.version, local: -1, ...(buffered.routing !== undefined && { routing: buffered.routing }) };
     return this.#locateInSegments(id, false);
   }
@@ -243,8 +242,7 @@ export class Shard {
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
     this.#appliedSeq = Math.max(this.#appliedSeq, seq);
     const doc: SegmentDoc = { id, seq, version, values, ...(routing !== undefined && { routing }) };
-    this.#buffer.set(seq, doc);
-    this.#bufferIds.set(id, doc);
+    this.#buffer.add(doc);
     if (seq > this.#sealedThrough) this.#unsealed++;
     this.#docCount++;
     this.#uncommittedOps++;
@@ -259,8 +257,7 @@ export class Shard {
     this.#uncommittedOps++;
     if (location.segment) this.#markDeleted(location.segment, location.local);
     else {
-      this.#buffer.delete(location.seq);
-      this.#bufferIds.delete(id);
+      this.#buffer.remove(id);
       if (location.seq > this.#sealedThrough) this.#unsealed--;
     }
     return location;
@@ -270,7 +267,7 @@ export class Shard {
   removeSeq(seq: number, at: number): void {
     this.#appliedSeq = Math.max(this.#appliedSeq, at);
     this.#nextSeq = Math.max(this.#nextSeq, at + 1);
-    const buffered = this.#buffer.get(seq);
+    const buffered = this.#buffer.bySeq(seq);
     if (buffered) {
       this.remove(buffered.id);
       return;
@@ -308,7 +305,6 @@ export class Shard {
     for (const sealed of this.#sealed) segments.push(this.#withBufferDeletes(sealed));
     this.#sealed = [];
     this.#buffer.clear();
-    this.#bufferIds.clear();
     const before = this.snapshot.segments.map((s) => s.segment);
     this.#publish(segments.filter((s) => s.deletedCount < s.segment.count));
     this.#forget(before);
@@ -376,8 +372,7 @@ export class Shard {
 
   /** Takes the buffered documents after the last seal's, in seq order (the buffer's order). */
   #takeUnsealed(): SegmentDoc[] {
-    const docs: SegmentDoc[] = [];
-    for (const doc of this.#buffer.values()) if (doc.seq > this.#sealedThrough) docs.push(doc);
+    const docs = this.#buffer.after(this.#sealedThrough);
     if (docs.length > 0) this.#sealedThrough = docs[docs.length - 1].seq;
     this.#unsealed = 0;
     return docs;
@@ -387,7 +382,7 @@ export class Shard {
   #withBufferDeletes({ docs, segment }: Sealed): LiveSegment {
     let deleted: Uint8Array | undefined, deletedCount = 0;
     for (let i = 0; i < docs.length; i++) {
-      if (this.#buffer.get(docs[i].seq) === docs[i]) continue;
+      if (this.#buffer.holds(docs[i])) continue;
       (deleted ??= new Uint8Array(docs.length))[i] = 1;
       deletedCount++;
     }
