@@ -106,7 +106,8 @@ export function joinLoads(runs: readonly LoadResult[]): LoadResult {
     atInterval += raw.perInterval.length;
   }
   const spanMs = runs.reduce((sum, r) => sum + r.raw.spanMs, 0);
-  return summarize({ latencies: latencies.sort(), perInterval, intervalMs: runs[0].raw.intervalMs, spanMs }, runs.reduce((sum, r) => sum + r.seconds, 0));
+  const seconds = Math.round(runs.reduce((sum, r) => sum + r.seconds, 0) * 1000) / 1000;
+  return summarize({ latencies: latencies.sort(), perInterval, intervalMs: runs[0].raw.intervalMs, spanMs }, seconds);
 }
 
 /** Answers per second over a run: all its answers over the time to the last one. */

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import murmurhash from 'murmurhash';
 import { describe, expect, it } from 'vitest';
 import { murmur3Id, routingNumShards, shardFor } from '../../src/engine/routing.ts';
 
@@ -52,6 +53,11 @@ describe('murmur3Id', () => {
   it('hashes UTF-16 code units, not UTF-8', () => {
     fc.assert(fc.property(routingValue, (value) => murmur3Id(value) === referenceHash(value)));
     expect(murmur3Id('😀')).toBe(referenceHash('\ud83d\ude00'));
+  });
+
+  it('is murmur3 x86_32 over the code units written as bytes, as the murmurhash package computes it', () => {
+    const bytes = (value: string) => Uint8Array.from({ length: value.length * 2 }, (_, i) => (i % 2 === 0 ? value.charCodeAt(i >> 1) & 0xff : value.charCodeAt(i >> 1) >>> 8));
+    fc.assert(fc.property(routingValue, (value) => murmur3Id(value) === (murmurhash.v3(bytes(value), 0) | 0)));
   });
 });
 
