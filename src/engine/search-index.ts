@@ -52,21 +52,31 @@ export interface WriteResult {
   status: number;
 }
 
-/** What a planned write does to memory once storage has it. */
-export type Effect =
-  /** `replaces`: a live document had the id when the write was planned (else there is none to look up when it applies). */
-  | { kind: 'put'; shard: number; id: string; values: DocValues; version: number; seq: number; replaces: boolean; routing?: string }
-  | { kind: 'delete'; shard: number; id: string; version: number; seq: number };
-
-/** A write planned against the index as planned writes leave it; nothing in memory shows it yet. */
+/**
+ * A write planned against the index as planned writes leave it; nothing in memory shows it yet.
+ * One object a write, effect and storage writes included: a `_bulk` plans thousands, each kept
+ * until its batch is durable (every object more was one more for the young generation to copy).
+ */
 export interface Planned {
+  index: SearchIndex;
   result: WriteResult;
-  /** What storage must hold for it. */
-  writes: DocWrite[];
   shard: number;
-  effect?: Effect;
+  /** What the write does to memory once storage has it; none for a noop or a delete of nothing. */
+  effect: 'put' | 'delete' | undefined;
+  id: string;
+  /** The put's or delete's seq, and the version it leaves the id at. */
+  seq: number;
+  version: number;
+  /** A put's values. */
+  values: DocValues | undefined;
+  routing: string | undefined;
+  /** A put's: a live document had the id when the write was planned (else there is none to look up when it applies). */
+  replaces: boolean;
+  /** What storage must hold: the document put, and the delete of the document it replaces or deletes. */
+  put: DocWrite | undefined;
+  removal: DocWrite | undefined;
   /** Dynamic mappings the write adds. */
-  fields?: ReadonlyMap<string, FieldMapping>;
+  fields: ReadonlyMap<string, FieldMapping> | undefined;
 }
 
 export class SearchIndex {
@@ -171,13 +181,25 @@ export class SearchIndex {
     if (added.size > 0) (this.#plannedMappings ??= this.mappings.clone()).addFields(added);
     const location = shard.stagePut(id, shard.plannedVersion(id, existing) + 1, batch, routing);
     const { seq, version } = location;
-    const writes: DocWrite[] = [];
-    if (existing) writes.push({ op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq });
-    const doc: StoredDoc = { id, version, source: text ?? JSON.stringify(source), ...(routing !== undefined && { routing }) };
-    writes.push({ op: 'put', uuid: this.uuid, shard: shard.number, seq, doc });
+    const removal: DocWrite | undefined = existing && { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
+    const doc: StoredDoc = routing === undefined ? { id, version, source: text ?? JSON.stringify(source) } : { id, version, source: text ?? JSON.stringify(source), routing };
+    const put: DocWrite = { op: 'put', uuid: this.uuid, shard: shard.number, seq, doc };
     const result = this.#result(id, location, existing ? 'updated' : 'created', existing ? 200 : 201);
-    const effect: Effect = { kind: 'put', shard: shard.number, id, values, version, seq, replaces: existing !== undefined, ...(routing !== undefined && { routing }) };
-    return { result, writes, shard: shard.number, effect, ...(added.size > 0 && { fields: added }) };
+    return {
+      index: this,
+      result,
+      shard: shard.number,
+      effect: 'put',
+      id,
+      seq,
+      version,
+      values,
+      routing,
+      replaces: existing !== undefined,
+      put,
+      removal,
+      fields: added.size > 0 ? added : undefined,
+    };
   }
 
   /**
@@ -192,20 +214,29 @@ export class SearchIndex {
     }
     const merged = deepMerge(current, doc ?? {});
     if (JSON.stringify(merged) !== JSON.stringify(current)) return this.index(id, merged, 'index', batch, routing);
-    const result = { ...this.#result(id, shard.planned(id)!, 'noop', 200), _shards: { total: 0, successful: 0, failed: 0 } };
-    return { result, writes: [], shard: shard.number };
+    const location = shard.planned(id)!;
+    const result = { ...this.#result(id, location, 'noop', 200), _shards: { total: 0, successful: 0, failed: 0 } };
+    return this.#withoutEffect(result, shard.number, id, location);
   }
 
   /** Plans a delete. */
   delete(id: string, batch: number, routing?: string): Planned {
     const shard = this.shardOf(id, routing);
     const existing = shard.planned(id);
-    if (!existing) return { result: this.#result(id, { seq: shard.takeSeq(), version: 1, local: -1 }, 'not_found', 404), writes: [], shard: shard.number };
+    if (!existing) {
+      const nothing = { seq: shard.takeSeq(), version: 1, local: -1 };
+      return this.#withoutEffect(this.#result(id, nothing, 'not_found', 404), shard.number, id, nothing);
+    }
     const version = existing.version + 1;
     const seq = shard.stageDelete(id, version, batch);
-    const writes: DocWrite[] = [{ op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq }];
+    const removal: DocWrite = { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
     const result = this.#result(id, { ...existing, seq, version }, 'deleted', 200);
-    return { result, writes, shard: shard.number, effect: { kind: 'delete', shard: shard.number, id, version, seq } };
+    return { index: this, result, shard: shard.number, effect: 'delete', id, seq, version, values: undefined, routing: undefined, replaces: false, put: undefined, removal, fields: undefined };
+  }
+
+  /** A planned write that changes nothing (a noop update, a delete of nothing). */
+  #withoutEffect(result: WriteResult, shard: number, id: string, { seq, version }: DocLocation): Planned {
+    return { index: this, result, shard, effect: undefined, id, seq, version, values: undefined, routing: undefined, replaces: false, put: undefined, removal: undefined, fields: undefined };
   }
 
   /** The live document with this id as planned writes leave it (what an update reads). */
@@ -221,16 +252,15 @@ export class SearchIndex {
    */
   apply(planned: Planned): DocLocation | undefined {
     if (planned.fields) this.mappings.addFields(planned.fields);
-    const effect = planned.effect;
-    if (!effect) return undefined;
-    const shard = this.shards[effect.shard];
-    if (effect.kind === 'delete') return shard.applyDelete(effect.id, effect.version, effect.seq);
-    return shard.put(effect.id, effect.values, effect.version, effect.routing, effect.seq, effect.replaces);
+    const shard = this.shards[planned.shard];
+    if (planned.effect === 'delete') return shard.applyDelete(planned.id, planned.version, planned.seq);
+    if (planned.effect === 'put') return shard.put(planned.id, planned.values!, planned.version, planned.routing, planned.seq, planned.replaces);
+    return undefined;
   }
 
   /** The batch's planned writes are applied or discarded: planning stops reading them. */
   unstage(batch: number, planned: readonly Planned[]): void {
-    for (const { effect } of planned) if (effect) this.shards[effect.shard].unstage(batch, effect.id);
+    for (const write of planned) if (write.effect) this.shards[write.shard].unstage(batch, write.id);
     if (this.#plannedMappings && this.#plannedMappings.fields.size === this.mappings.fields.size) this.#plannedMappings = undefined;
   }
 

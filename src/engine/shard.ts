@@ -45,6 +45,11 @@ export interface DocLocation {
   local: number;
 }
 
+/** A planned put: where the document will be (see {@link Shard.stagePut}). */
+type StagedPut = DocLocation & { batch: number; deleted: false };
+/** A planned write of an id, staged until its batch applies. */
+type Staged = StagedPut | { batch: number; version: number; deleted: true };
+
 /** A segment's deletes in real time (refreshed or not); searches see them once a refresh publishes them. */
 interface Deletes {
   deleted: Uint8Array;
@@ -95,10 +100,10 @@ export class Shard {
   /** Writes (puts and deletes) since the last durable commit point: what a restart would replay. */
   #uncommittedOps = 0;
   /**
-   * Writes planned but not yet durable, by id: the version each leaves the id at and, unless it
-   * deletes, the document's place to be. Planning reads through them; nothing else sees them.
+   * Writes planned but not yet durable, by id: a put's document location to be, or the version a
+   * delete leaves the id at. Planning reads through them; nothing else sees them.
    */
-  #staged = new Map<string, { batch: number; version: number; location?: DocLocation }>();
+  #staged = new Map<string, Staged>();
   /** The highest seq of an applied write: every write up to it is in memory (seqs apply in order). */
   #appliedSeq = -1;
   /** Buffered documents sealed into segments that no refresh has published yet. */
@@ -154,7 +159,8 @@ export class Shard {
   /** The live document with this id once the planned writes apply: staged ones first, then applied ones. */
   planned(id: string): DocLocation | undefined {
     const staged = this.#staged.get(id);
-    return staged ? staged.location : this.locate(id);
+    if (!staged) return this.locate(id);
+    return staged.deleted ? undefined : staged;
   }
 
   /**
@@ -168,14 +174,15 @@ export class Shard {
 
   /** Plans a write of a document: its seq and place, staged until {@link unstage}. */
   stagePut(id: string, version: number, batch: number, routing?: string): DocLocation {
-    const location: DocLocation = { seq: this.#nextSeq++, version, local: -1, ...(routing !== undefined && { routing }) };
-    this.#staged.set(id, { batch, version, location });
+    // The location is the staged entry itself (one object a planned write, not two).
+    const location: StagedPut = { seq: this.#nextSeq++, version, local: -1, routing, batch, deleted: false };
+    this.#staged.set(id, location);
     return location;
   }
 
   /** Plans the delete of a document, leaving its id at `version`; returns the delete's seq. */
   stageDelete(id: string, version: number, batch: number): number {
-    this.#staged.set(id, { batch, version });
+    this.#staged.set(id, { batch, version, deleted: true });
     return this.#nextSeq++;
   }
 

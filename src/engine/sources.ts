@@ -70,21 +70,19 @@ export class Sources {
   }
 
   /**
-   * A batch of writes is on its way to storage: its documents, and those it replaces or deletes (read
-   * now, while storage still has them), are served from memory until {@link committed}.
+   * A write is on its way to storage: its document, or the one it replaces or deletes (read now,
+   * while storage still has it), is served from memory until {@link committed}.
    */
-  committing(writes: readonly DocWrite[]): void {
-    for (const write of writes) {
-      const doc = write.op === 'put' ? write.doc : this.load(write.uuid, write.shard, write.seq);
-      if (!doc) continue;
-      let shards = this.#committing.get(write.uuid);
-      if (!shards) this.#committing.set(write.uuid, (shards = new Map()));
-      let docs = shards.get(write.shard);
-      if (!docs) shards.set(write.shard, (docs = new Map()));
-      const held = docs.get(write.seq);
-      if (held) held.holds++;
-      else docs.set(write.seq, { doc, holds: 1 });
-    }
+  committing(write: DocWrite): void {
+    const doc = write.op === 'put' ? write.doc : this.load(write.uuid, write.shard, write.seq);
+    if (!doc) return;
+    let shards = this.#committing.get(write.uuid);
+    if (!shards) this.#committing.set(write.uuid, (shards = new Map()));
+    let docs = shards.get(write.shard);
+    if (!docs) shards.set(write.shard, (docs = new Map()));
+    const held = docs.get(write.seq);
+    if (held) held.holds++;
+    else docs.set(write.seq, { doc, holds: 1 });
   }
 
   /** The batch is applied (or failed): storage, and the retired documents, answer for its documents from now on. */

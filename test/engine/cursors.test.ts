@@ -265,7 +265,7 @@ describe('Sources', () => {
                   sources.retire(uuid, step.shard, old, model!.newest);
                   model!.retired.set(old, model!.newest);
                 }
-                sources.committing(own);
+                for (const write of own) sources.committing(write);
                 writes.push(...own);
               }
               inflight.push({ writes, done: store.write(writes) });
@@ -327,7 +327,7 @@ describe('Sources', () => {
       { op: 'put', uuid: 'd', shard: 0, seq: 0, doc: doc('a') },
       { op: 'put', uuid: 'dd', shard: 0, seq: 0, doc: doc('b') },
     ];
-    sources.committing(writes);
+    for (const write of writes) sources.committing(write);
     await store.write(writes);
     sources.committed(writes);
     for (const uuid of ['d', 'dd']) {

@@ -93,7 +93,7 @@ export class WriteBatches {
     /** Indices whose metadata the batch changes (new index, new fields, sequence numbers). */
     const metas = new Set<SearchIndex>();
     const touched = new Map<SearchIndex, Set<number>>();
-    const plans: { index: SearchIndex; planned: Planned }[] = [];
+    const plans: Planned[] = [];
     const created: SearchIndex[] = [];
     const items = ops.map((op): WriteItem | EsError => {
       try {
@@ -107,11 +107,17 @@ export class WriteBatches {
         const planned = this.#plan(index, target.routing === undefined ? op : { ...op, routing: target.routing }, batch);
         // Deletes take sequence numbers that only the metadata records.
         if (planned.fields || op.action === 'delete') metas.add(index);
-        plans.push({ index, planned });
+        plans.push(planned);
         // Until the batch is applied, its documents (and those it replaces) are read from memory,
         // by the writes planned after this one too.
-        this.sources.committing(planned.writes);
-        for (const write of planned.writes) writes.push(write);
+        if (planned.removal) {
+          this.sources.committing(planned.removal);
+          writes.push(planned.removal);
+        }
+        if (planned.put) {
+          this.sources.committing(planned.put);
+          writes.push(planned.put);
+        }
         if (!touched.has(index)) touched.set(index, new Set());
         touched.get(index)!.add(planned.shard);
         return planned.result;
@@ -198,14 +204,16 @@ export class WriteBatches {
   }
 
   /** In plan order: memory takes the batch; documents a published snapshot shows stay readable for it. */
-  #apply(batch: number, plans: readonly { index: SearchIndex; planned: Planned }[]): void {
-    for (const { index, planned } of plans) {
+  #apply(batch: number, plans: readonly Planned[]): void {
+    for (const planned of plans) {
+      const { index } = planned;
       if (index.closed) continue;
       const replaced = index.apply(planned);
       if (replaced?.segment) this.sources.retire(index.uuid, planned.shard, replaced.seq, index.shards[planned.shard].snapshot.generation);
     }
     const byIndex = new Map<SearchIndex, Planned[]>();
-    for (const { index, planned } of plans) {
+    for (const planned of plans) {
+      const { index } = planned;
       const list = byIndex.get(index);
       if (list) list.push(planned);
       else byIndex.set(index, [planned]);
