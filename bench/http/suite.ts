@@ -4,7 +4,7 @@
  * - Throughput at a fixed number of connections: a bare Hono app (the framework's ceiling), `GET /`,
  *   a shallow and a deep page of the cities (the deep one also with `paging=top_k`), taking turns
  *   in rounds so that each round's share of the ceiling is measured within seconds of it; then
- *   `_bulk` with 1,000 documents per request, and the shallow page at 50 connections.
+ *   the shallow page at 50 connections, and `_bulk` with 1,000 documents per request.
  * - The from/size sweep at one connection, per corpus: the cities, then the products posted over
  *   `_bulk` in refreshed batches (1M in 5 and in 32 shards in the full run), each with the empty
  *   `GET /` of the same server, the warm sorted runs, `paging=top_k` and the cold page after
@@ -140,9 +140,10 @@ export const httpSuite: Suite = {
         const throughput: Throughput[] = await measureAlternating(reads, profile.load, profile.rounds, log);
         await stopHello();
         log('throughput: deeppage');
-        throughput.push(await measureThroughput(bulkEndpoint(server.url), profile.load, log));
-        // Latency under more load: the shallow page at 50 connections.
+        // Latency under more load: the shallow page at 50 connections, before the bulk run (whose
+        // index's refreshes and merges would otherwise still be running under it).
         throughput.push(await measureThroughput(pageEndpoint('shallow', local, 0, cities.docs), busy(profile.load), log));
+        throughput.push(await measureThroughput(bulkEndpoint(server.url), profile.load, log));
 
         const sweeps: SweepResult[] = [];
         const sweep = async (loaded: Loaded, isCities: boolean) => {
@@ -175,7 +176,7 @@ export const httpSuite: Suite = {
               connections: profile.load.connections,
               warmup: profile.load.warmup,
               load: profile.load.load,
-              rounds: `hello-world, GET /, shallow, deep and deep top-k: ${profile.rounds} rounds, each endpoint loaded in turn for load / ${profile.rounds} a round; req/s and latency join the rounds; share_of_hello_world is the median over the rounds of req/s (answers over the round's span) over hello-world's in the same round. bulk and the 50-connection run: one run each, after the rounds`,
+              rounds: `hello-world, GET /, shallow, deep and deep top-k: ${profile.rounds} rounds, each endpoint loaded in turn for load / ${profile.rounds} a round; req/s and latency join the rounds; share_of_hello_world is the median over the rounds of req/s (answers over the round's span) over hello-world's in the same round. Then one run each: the shallow page at 50 connections, then bulk`,
               corpus: cities.label,
               req_per_s: 'median, min and max of the per-second request counts',
               latency_ms: 'per request, from autocannon response events (µs resolution)',
