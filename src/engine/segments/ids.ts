@@ -26,10 +26,15 @@ export class IdColumn {
     readonly order: Uint32Array,
   ) {
     this.#shift = 32 - bucketBits(hashes.length);
-    this.#buckets = bucketStarts(hashes, this.#shift);
+    this.#buckets = bucketTable(hashes, this.#shift);
   }
 
-  /** Where each bucket of hashes (their top `32 - #shift` bits) starts in `hashes`, and the end. */
+  /**
+   * Per bucket of hashes (their top `32 - #shift` bits), two words: where the bucket starts in
+   * `hashes`, and a 32-bit filter with bit `hash & 31` set for each hash in it; then the end. An id
+   * whose bit is not set is not in the segment, read from the one cache line that holds the bucket's
+   * start and end: a write looks a fresh id up in every segment of its shard, and finds it in none.
+   */
   readonly #buckets: Uint32Array;
   readonly #shift: number;
 
@@ -51,9 +56,11 @@ export class IdColumn {
     const { hashes, order, offsets, text } = this;
     // The bucket's few hashes, in one or two cache lines, rather than a binary search over them all:
     // a write looks its id up in every segment of the shard, and most are not there.
-    const bucket = hash >>> this.#shift;
-    let lo = this.#buckets[bucket];
-    const end = this.#buckets[bucket + 1];
+    const at = (hash >>> this.#shift) * 2;
+    const buckets = this.#buckets;
+    if ((buckets[at + 1] & (1 << (hash & 31))) === 0) return -1;
+    let lo = buckets[at];
+    const end = buckets[at + 2];
     while (lo < end && hashes[lo] < hash) lo++;
     for (; lo < end && hashes[lo] === hash; lo++) {
       const local = order[lo], start = offsets[local];
@@ -63,7 +70,7 @@ export class IdColumn {
   }
 }
 
-/** Hashes per bucket of {@link IdColumn}'s lookup table, on average: 4 to 8 (half a byte to a byte per id). */
+/** Hashes per bucket of {@link IdColumn}'s lookup table, on average: 4 to 8 (a bucket's start and filter take one to two bytes per id). */
 const BUCKET_FILL = 4;
 
 /**
@@ -74,17 +81,19 @@ function bucketBits(count: number): number {
   return Math.min(24, Math.max(1, Math.floor(Math.log2(Math.max(1, count / BUCKET_FILL)))));
 }
 
-/** For sorted `hashes`: where the hashes whose top bits (`hash >>> shift`) are b start, for every b, then the end. */
-function bucketStarts(hashes: Uint32Array, shift: number): Uint32Array {
+/** For sorted `hashes`: each bucket's start and filter (see IdColumn's `#buckets`), then the end. */
+function bucketTable(hashes: Uint32Array, shift: number): Uint32Array {
   const buckets = 2 ** (32 - shift);
-  const starts = new Uint32Array(buckets + 1);
+  const table = new Uint32Array(2 * buckets + 1);
   let at = 0;
   for (let b = 0; b < buckets; b++) {
-    starts[b] = at;
-    while (at < hashes.length && hashes[at] >>> shift === b) at++;
+    table[2 * b] = at;
+    let filter = 0;
+    for (; at < hashes.length && hashes[at] >>> shift === b; at++) filter |= 1 << (hashes[at] & 31);
+    table[2 * b + 1] = filter;
   }
-  starts[buckets] = hashes.length;
-  return starts;
+  table[2 * buckets] = hashes.length;
+  return table;
 }
 
 /** How many characters a segment's ids may take together (V8 strings stop short of 2^29). */
