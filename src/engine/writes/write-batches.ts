@@ -126,6 +126,9 @@ export class WriteBatches {
         throw e;
       }
     });
+    // Named now: the closures below outlive planning, and holding `ops` would keep every parsed
+    // source alive until the batch is durable (a reindex's or a caller's, long after planning).
+    const firstIndex = ops[0]?.index ?? '';
     const stored = new Promise<void>((resolve, reject) => {
       this.#waiting.push({ writes, metas, done: (error) => (error === undefined ? resolve() : reject(error)) });
     });
@@ -138,7 +141,7 @@ export class WriteBatches {
         },
         (error: unknown) => {
           this.#discard(epoch);
-          throw storageFailure(error, ops[0]?.index ?? '');
+          throw storageFailure(error, firstIndex);
         },
       )
       .finally(() => this.sources.committed(writes));
