@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IdColumn, idHash } from '../../src/engine/segments/ids.ts';
+import { finish } from '../../src/engine/steps.ts';
+import { IdColumn, idHash, mergeIdColumns } from '../../src/engine/segments/ids.ts';
 
 describe('IdColumn', () => {
   it('finds every id at its ordinal, gives each back, and finds nothing else', () => {
@@ -40,5 +41,33 @@ describe('IdColumn', () => {
       const found = Array.from({ length: 5000 }, (_, k) => `i${n + k}`).filter((id) => column.find(id) !== -1);
       expect(found).toEqual([]);
     }
+  });
+
+  it('merges columns as building one from the kept ids would: the same text, offsets and hash table, every id found', () => {
+    // Ids unique across the parts, as a shard's live documents are; some parts keep everything.
+    const part = fc.uniqueArray(fc.string({ unit: 'binary', maxLength: 8 }), { maxLength: 60 }).chain((ids) =>
+      fc.record({ ids: fc.constant(ids), keep: fc.oneof(fc.constant(ids.map(() => true)), fc.array(fc.boolean(), { minLength: ids.length, maxLength: ids.length })) }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 4 }), (drawn) => {
+        const seen = new Set<string>();
+        const parts = drawn.map(({ ids, keep }) => {
+          const unique = ids.filter((id) => !seen.has(id) && seen.add(id));
+          const locals = unique.flatMap((_, i) => (keep[i] ? [i] : []));
+          return { ids: IdColumn.build(unique), kept: locals.map((i) => unique[i]), locals };
+        });
+        const merged = finish(mergeIdColumns(parts));
+        const kept = parts.flatMap((p) => p.kept);
+        const built = IdColumn.build(kept);
+        expect(merged.text).toBe(built.text);
+        expect([...merged.offsets]).toEqual([...built.offsets]);
+        expect([...merged.hashes]).toEqual([...built.hashes]);
+        kept.forEach((id, i) => {
+          expect(merged.find(id)).toBe(i);
+          expect(merged.id(i)).toBe(id);
+        });
+        for (const p of parts) for (const local of p.ids.hashes.keys()) if (!p.locals.includes(local)) expect(merged.find(p.ids.id(local))).toBe(-1);
+      }),
+    );
   });
 });

@@ -124,6 +124,63 @@ export function* buildIdColumn(ids: readonly string[]): Steps<IdColumn> {
   return new IdColumn(ids.join(''), offsets, keys, order);
 }
 
+/**
+ * The ids at `locals` (ascending) of each part, parts in order, as one column, without hashing or
+ * sorting again: each part's hashes are already sorted, so the merged table is their merge, kept
+ * entries only, with ordinals renumbered; the text is the kept ids' text, copied a run of
+ * consecutive kept ids at a time (all of a part at once when it keeps every document).
+ */
+export function* mergeIdColumns(parts: readonly { ids: IdColumn; locals: ArrayLike<number> }[]): Steps<IdColumn> {
+  const n = parts.reduce((sum, part) => sum + part.locals.length, 0);
+  const offsets = new Uint32Array(n + 1);
+  const pieces: string[] = [];
+  /** Per part, each local's ordinal in the merged column, or -1 for a document it drops. */
+  const renumbered: Int32Array[] = [];
+  let at = 0, length = 0;
+  for (const { ids, locals } of parts) {
+    const to = new Int32Array(ids.count).fill(-1);
+    for (let i = 0; i < locals.length; ) {
+      // A run of consecutive locals is one piece of text.
+      const first = locals[i];
+      let last = first;
+      while (i + 1 < locals.length && locals[i + 1] === last + 1) last = locals[++i];
+      i++;
+      const start = ids.offsets[first];
+      pieces.push(ids.text.slice(start, ids.offsets[last + 1]));
+      for (let local = first; local <= last; local++, at++) {
+        to[local] = at;
+        offsets[at] = length + ids.offsets[local] - start;
+      }
+      length += ids.offsets[last + 1] - start;
+      if (at % SLICE < last - first + 1) yield;
+    }
+    renumbered.push(to);
+  }
+  offsets[n] = length;
+  if (length > MAX_TEXT) throw new RangeError(`ids of ${n} documents take ${length} characters, more than a segment holds (${MAX_TEXT})`);
+  yield;
+  // A k-way merge of the parts' sorted hashes (k is 2 for the shard's merges): the smallest head each time.
+  const hashes = new Uint32Array(n), order = new Uint32Array(n);
+  const heads = parts.map(() => 0);
+  for (let out = 0; out < n; ) {
+    let best = -1, bestHash = 0;
+    for (let p = 0; p < parts.length; p++) {
+      const { hashes: partHashes, order: partOrder } = parts[p].ids;
+      const to = renumbered[p];
+      // Past the entries of documents the part drops.
+      while (heads[p] < partHashes.length && to[partOrder[heads[p]]] < 0) heads[p]++;
+      if (heads[p] < partHashes.length && (best < 0 || partHashes[heads[p]] < bestHash)) {
+        best = p;
+        bestHash = partHashes[heads[p]];
+      }
+    }
+    hashes[out] = bestHash;
+    order[out] = renumbered[best][parts[best].ids.order[heads[best]++]];
+    if (++out % HASH_SLICE === 0) yield;
+  }
+  return new IdColumn(pieces.join(''), offsets, hashes, order);
+}
+
 /** Hashes per yield of the radix sort (a few typed-array operations each). */
 const HASH_SLICE = 16 * SLICE;
 

@@ -1,11 +1,11 @@
 /**
  * Merging segments: the live documents of several, in order, as one new segment, a slice at a time
- * (steps.ts). Keyword dictionaries merge already sorted (no sort, no string hashing per document),
- * postings are renumbered, and every loop yields every few thousand documents or terms.
+ * (steps.ts). Keyword dictionaries and id tables merge already sorted (no sort, no string hashing
+ * per document), postings are renumbered, and every loop yields every few thousand documents or terms.
  */
 import { SLICE, type Steps } from '../steps.ts';
 import { MERGE_STEP, ordinalsMerge, unitOrderOfSubset } from '../terms.ts';
-import { buildIdColumn } from './ids.ts';
+import { mergeIdColumns } from './ids.ts';
 import { concatTextIndexes, type TextIndex } from './postings.ts';
 import { forEachValue, packSeveral, Segment, type FieldColumn, type KeywordColumn, type NumberColumn } from './segment.ts';
 
@@ -36,7 +36,6 @@ export interface MergedSegment {
 /** The documents at `locals` of each part, parts in order, as one new segment. */
 export function* mergeSegments(parts: readonly MergePart[]): Steps<MergedSegment> {
   const n = parts.reduce((sum, part) => sum + part.locals.length, 0);
-  const ids = new Array<string>(n);
   const seqs = new Float64Array(n), versions = new Float64Array(n);
   const routings = new Map<number, string>();
   const fields = new Map<string, FieldColumn['kind']>();
@@ -46,7 +45,6 @@ export function* mergeSegments(parts: readonly MergePart[]): Steps<MergedSegment
       const local = locals[i];
       const routing = segment.routings.size > 0 ? segment.routings.get(local) : undefined;
       if (routing !== undefined) routings.set(at, routing);
-      ids[at] = segment.ids.id(local);
       seqs[at] = segment.seqs[local];
       versions[at] = segment.versions[local];
       if (i % SLICE === SLICE - 1) yield;
@@ -71,7 +69,8 @@ export function* mergeSegments(parts: readonly MergePart[]): Steps<MergedSegment
     texts.set(field, yield* concatTextIndexes(parts.map(({ segment, locals }) => ({ index: segment.texts.get(field), locals })), n));
     yield;
   }
-  return { segment: new Segment(yield* buildIdColumn(ids), seqs, versions, columns, routings, texts), lineage };
+  const ids = yield* mergeIdColumns(parts.map(({ segment, locals }) => ({ ids: segment.ids, locals })));
+  return { segment: new Segment(ids, seqs, versions, columns, routings, texts), lineage };
 }
 
 function* mergeNumbers(parts: readonly MergePart[], field: string, n: number): Steps<NumberColumn> {
