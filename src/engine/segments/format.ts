@@ -48,12 +48,14 @@ interface Descriptor {
 }
 
 export function encodeSegment(segment: Segment): Buffer {
-  const chunks: Uint8Array[] = [];
+  // Chunks are gathered as views and text, sized, then written once into one buffer: no
+  // intermediate copy of a text or of the whole (fresh large buffers cost page faults here).
+  const chunks: (Uint8Array | string)[] = [];
   const add = (view: ArrayBufferView) => chunks.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   const { ids } = segment;
   add(segment.seqs);
   add(segment.versions);
-  add(encodeText(ids.text));
+  chunks.push(ids.text);
   add(ids.offsets);
   add(ids.hashes);
   add(ids.order);
@@ -69,7 +71,7 @@ export function encodeSegment(segment: Segment): Buffer {
   const addTerms = (terms: readonly string[]) => {
     const offsets = new Uint32Array(terms.length + 1);
     terms.forEach((term, i) => (offsets[i + 1] = offsets[i] + term.length));
-    add(encodeText(terms.join('')));
+    chunks.push(terms.join(''));
     add(offsets);
   };
   for (const column of segment.columns.values()) {
@@ -82,18 +84,23 @@ export function encodeSegment(segment: Segment): Buffer {
     addTerms(text.terms);
     for (const array of [text.starts, text.docs, text.freqs, text.positionStarts, text.positions, text.lengths]) add(array);
   }
+  const lengths = chunks.map((chunk) => (typeof chunk === 'string' ? textLength(chunk) : chunk.byteLength));
   let size = HEADER;
-  for (const chunk of chunks) size += 8 + padded(chunk.byteLength);
-  const out = Buffer.alloc(size);
+  for (const length of lengths) size += 8 + padded(length);
+  const out = Buffer.allocUnsafe(size);
   out.writeUInt32LE(MAGIC, 0);
   out.writeUInt32LE(SEGMENT_FORMAT, 4);
   out.writeUInt32LE(segment.count, 8);
   let at = HEADER;
-  for (const chunk of chunks) {
-    out.writeUInt32LE(chunk.byteLength, at);
-    out.set(chunk, at + 8);
-    at += 8 + padded(chunk.byteLength);
-  }
+  chunks.forEach((chunk, i) => {
+    const length = lengths[i];
+    out.writeUInt32LE(length, at);
+    out.writeUInt32LE(0, at + 4);
+    if (typeof chunk === 'string') writeText(out, chunk, at + 8);
+    else out.set(chunk, at + 8);
+    out.fill(0, at + 8 + length, at + 8 + padded(length));
+    at += 8 + padded(length);
+  });
   out.writeUInt32LE(crc32(out.subarray(HEADER)), 12);
   return out;
 }
@@ -168,11 +175,19 @@ function copy<T extends Float64Array | Uint32Array | Int32Array>(chunk: Buffer, 
   return out;
 }
 
-function encodeText(text: string): Buffer {
-  let latin1 = true;
-  for (let i = 0; i < text.length && latin1; i++) latin1 = text.charCodeAt(i) < 256;
-  const body = Buffer.from(text, latin1 ? 'latin1' : 'utf16le');
-  return Buffer.concat([Buffer.of(latin1 ? 1 : 2), body]);
+/** A code unit above Latin-1: the text needs UTF-16. */
+const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+
+/** A text chunk's bytes: the encoding byte, then one byte per code unit (Latin-1) or two (UTF-16LE). */
+function textLength(text: string): number {
+  return 1 + (NOT_LATIN1.test(text) ? 2 : 1) * text.length;
+}
+
+/** Writes a text chunk (see {@link textLength}) at `at`. */
+function writeText(out: Buffer, text: string, at: number): void {
+  const latin1 = !NOT_LATIN1.test(text);
+  out[at] = latin1 ? 1 : 2;
+  out.write(text, at + 1, latin1 ? 'latin1' : 'utf16le');
 }
 
 function decodeText(chunk: Buffer): string {
