@@ -99,6 +99,11 @@ function bucketTable(hashes: Uint32Array, shift: number): Uint32Array {
 /** How many characters a segment's ids may take together (V8 strings stop short of 2^29). */
 export const MAX_TEXT = 2 ** 28;
 
+/** A segment's ids must fit one string ({@link MAX_TEXT}). */
+function checkTextLength(count: number, length: number): void {
+  if (length > MAX_TEXT) throw new RangeError(`ids of ${count} documents take ${length} characters, more than a segment holds (${MAX_TEXT})`);
+}
+
 /** FNV-1a over the id's UTF-16 code units: cheap, and spreads short similar ids well. */
 export function idHash(id: string): number {
   let h = 0x811c9dc5;
@@ -119,7 +124,7 @@ export function* buildIdColumn(ids: readonly string[]): Steps<IdColumn> {
     if (i % SLICE === SLICE - 1) yield;
   }
   offsets[n] = at;
-  if (at > MAX_TEXT) throw new RangeError(`ids of ${n} documents take ${at} characters, more than a segment holds (${MAX_TEXT})`);
+  checkTextLength(n, at);
   const { keys, order } = yield* sortByHash(hashes);
   return new IdColumn(ids.join(''), offsets, keys, order);
 }
@@ -157,7 +162,7 @@ export function* mergeIdColumns(parts: readonly { ids: IdColumn; locals: ArrayLi
     renumbered.push(to);
   }
   offsets[n] = length;
-  if (length > MAX_TEXT) throw new RangeError(`ids of ${n} documents take ${length} characters, more than a segment holds (${MAX_TEXT})`);
+  checkTextLength(n, length);
   yield;
   // A k-way merge of the parts' sorted hashes (k is 2 for the shard's merges): the smallest head each time.
   const hashes = new Uint32Array(n), order = new Uint32Array(n);
