@@ -18,7 +18,8 @@
 export const TURNS = 'turns' as const;
 
 export class Turns {
-  readonly #waiting: (() => void)[] = [];
+  /** Requests in arrival order; a served one's slot is cleared at once (see {@link #serve}). */
+  readonly #waiting: ((() => void) | undefined)[] = [];
   #next = 0;
   #scheduled = false;
 
@@ -48,7 +49,11 @@ export class Turns {
   };
 
   #serve(): void {
-    const resolve = this.#waiting[this.#next++];
+    const resolve = this.#waiting[this.#next]!;
+    // Let go of it now: under steady load the queue never empties, and a served request's resolver
+    // (with its promise and the handler's suspended state) would stay reachable until the next
+    // splice, long enough for the young generation to copy it and promote it.
+    this.#waiting[this.#next++] = undefined;
     if (this.#next >= 1024 && this.#next * 2 >= this.#waiting.length) {
       // Drop the served part of a long queue now and then, rather than shifting at every turn.
       this.#waiting.splice(0, this.#next);
