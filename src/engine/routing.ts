@@ -19,21 +19,11 @@ export function murmur3Id(value: string): number {
   let h = 0;
   let i = 0;
   for (; i + 1 < units; i += 2) {
-    let k = value.charCodeAt(i) | (value.charCodeAt(i + 1) << 16);
-    k = Math.imul(k, C1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, C2);
-    h ^= k;
+    h ^= mixBlock(value.charCodeAt(i) | (value.charCodeAt(i + 1) << 16));
     h = (h << 13) | (h >>> 19);
     h = (Math.imul(h, 5) + 0xe6546b64) | 0;
   }
-  if (i < units) {
-    let k = value.charCodeAt(i);
-    k = Math.imul(k, C1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, C2);
-    h ^= k;
-  }
+  if (i < units) h ^= mixBlock(value.charCodeAt(i));
   h ^= units * 2;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -43,9 +33,12 @@ export function murmur3Id(value: string): number {
   return h | 0;
 }
 
-/** murmur3's block constants. */
-const C1 = 0xcc9e2d51;
-const C2 = 0x1b873593;
+/** murmur3's mix of one 4-byte block (or of the tail), before it goes into the hash. */
+function mixBlock(k: number): number {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  return Math.imul(k, 0x1b873593);
+}
 
 /**
  * The default `index.number_of_routing_shards`: the shard count multiplied up by powers of two to

@@ -50,12 +50,12 @@ interface Descriptor {
 export function encodeSegment(segment: Segment): Buffer {
   // Chunks are gathered as views and text, sized, then written once into one buffer: no
   // intermediate copy of a text or of the whole (fresh large buffers cost page faults here).
-  const chunks: (Uint8Array | string)[] = [];
+  const chunks: (Uint8Array | TextChunk)[] = [];
   const add = (view: ArrayBufferView) => chunks.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   const { ids } = segment;
   add(segment.seqs);
   add(segment.versions);
-  chunks.push(ids.text);
+  chunks.push(textChunk(ids.text));
   add(ids.offsets);
   add(ids.hashes);
   add(ids.order);
@@ -71,7 +71,7 @@ export function encodeSegment(segment: Segment): Buffer {
   const addTerms = (terms: readonly string[]) => {
     const offsets = new Uint32Array(terms.length + 1);
     terms.forEach((term, i) => (offsets[i + 1] = offsets[i] + term.length));
-    chunks.push(terms.join(''));
+    chunks.push(textChunk(terms.join('')));
     add(offsets);
   };
   for (const column of segment.columns.values()) {
@@ -84,7 +84,7 @@ export function encodeSegment(segment: Segment): Buffer {
     addTerms(text.terms);
     for (const array of [text.starts, text.docs, text.freqs, text.positionStarts, text.positions, text.lengths]) add(array);
   }
-  const lengths = chunks.map((chunk) => (typeof chunk === 'string' ? textLength(chunk) : chunk.byteLength));
+  const lengths = chunks.map((chunk) => (chunk instanceof Uint8Array ? chunk.byteLength : 1 + (chunk.latin1 ? 1 : 2) * chunk.text.length));
   let size = HEADER;
   for (const length of lengths) size += 8 + padded(length);
   const out = Buffer.allocUnsafe(size);
@@ -96,8 +96,8 @@ export function encodeSegment(segment: Segment): Buffer {
     const length = lengths[i];
     out.writeUInt32LE(length, at);
     out.writeUInt32LE(0, at + 4);
-    if (typeof chunk === 'string') writeText(out, chunk, at + 8);
-    else out.set(chunk, at + 8);
+    if (chunk instanceof Uint8Array) out.set(chunk, at + 8);
+    else writeText(out, chunk, at + 8);
     out.fill(0, at + 8 + length, at + 8 + padded(length));
     at += 8 + padded(length);
   });
@@ -178,14 +178,18 @@ function copy<T extends Float64Array | Uint32Array | Int32Array>(chunk: Buffer, 
 /** A code unit above Latin-1: the text needs UTF-16. */
 const NOT_LATIN1 = /[^\u0000-\u00ff]/;
 
-/** A text chunk's bytes: the encoding byte, then one byte per code unit (Latin-1) or two (UTF-16LE). */
-function textLength(text: string): number {
-  return 1 + (NOT_LATIN1.test(text) ? 2 : 1) * text.length;
+/** A text to write as a chunk: the encoding byte, then one byte per code unit (Latin-1) or two (UTF-16LE). */
+interface TextChunk {
+  text: string;
+  latin1: boolean;
 }
 
-/** Writes a text chunk (see {@link textLength}) at `at`. */
-function writeText(out: Buffer, text: string, at: number): void {
-  const latin1 = !NOT_LATIN1.test(text);
+function textChunk(text: string): TextChunk {
+  return { text, latin1: !NOT_LATIN1.test(text) };
+}
+
+/** Writes a text chunk at `at`. */
+function writeText(out: Buffer, { text, latin1 }: TextChunk, at: number): void {
   out[at] = latin1 ? 1 : 2;
   out.write(text, at + 1, latin1 ? 'latin1' : 'utf16le');
 }

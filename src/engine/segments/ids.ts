@@ -141,7 +141,7 @@ export function* mergeIdColumns(parts: readonly { ids: IdColumn; locals: ArrayLi
   const pieces: string[] = [];
   /** Per part, each local's ordinal in the merged column, or -1 for a document it drops. */
   const renumbered: Int32Array[] = [];
-  let at = 0, length = 0;
+  let at = 0, length = 0, sinceYield = 0;
   for (const { ids, locals } of parts) {
     const to = new Int32Array(ids.count).fill(-1);
     for (let i = 0; i < locals.length; ) {
@@ -157,7 +157,11 @@ export function* mergeIdColumns(parts: readonly { ids: IdColumn; locals: ArrayLi
         offsets[at] = length + ids.offsets[local] - start;
       }
       length += ids.offsets[last + 1] - start;
-      if (at % SLICE < last - first + 1) yield;
+      sinceYield += last - first + 1;
+      if (sinceYield >= SLICE) {
+        sinceYield = 0;
+        yield;
+      }
     }
     renumbered.push(to);
   }
