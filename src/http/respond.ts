@@ -55,7 +55,7 @@ const LIST_SLICE = 1000;
 /** A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty` reshape it. */
 export function sendSearch(c: Context, body: SearchResponse): Response {
   if (queryOf(c).filter_path !== undefined || queryOf(c).pretty !== undefined) return send(c, 200, body);
-  return respond(200, searchResponseBody(body));
+  return respond(200, searchResponseBody(body) as Buffer<ArrayBuffer>);
 }
 
 /**

@@ -204,7 +204,7 @@ function responsesJson(responses: readonly (SearchResponse | EsError)[]): RawJso
   for (let i = 0; i < responses.length; i++) {
     const response = responses[i];
     if (i > 0) text += ',';
-    text += response instanceof EsError ? JSON.stringify(errorBody(response)) : searchResponseBody(response).slice(0, -1) + STATUS_OK;
+    text += response instanceof EsError ? JSON.stringify(errorBody(response)) : searchResponseBody(response).subarray(0, -1).toString('utf8') + STATUS_OK;
   }
   return new RawJson(`${text}]`);
 }
