@@ -2,7 +2,7 @@
  * The http suite's data, loaded into deeppage as a user would: the cities (seeded by the server's
  * first start, or the first n posted over `_bulk` in smoke runs) and the products, posted over
  * `_bulk` in batches with `POST /{index}/_refresh` after each, so every shard is built up from
- * many refreshed segments (deeppage merges adjacent pairs beyond 8 a shard).
+ * many refreshed segments (deeppage merges runs of adjacent segments beyond 8 a shard).
  */
 import { bulkBody, cities, products, type Corpus } from '../lib/corpus.ts';
 import { esBulk, esCount, esOk, esRefresh } from '../lib/es-client.ts';

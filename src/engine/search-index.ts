@@ -377,7 +377,7 @@ export class SearchIndex {
 
   /**
    * Background merges, in passes of the event loop: while a shard holds more segments than it
-   * keeps, its smallest adjacent pair is merged a slice at a time and published in their place
+   * keeps, a run of its adjacent segments is merged a slice at a time and published in their place
    * (with a new index snapshot: the same documents, fewer segments).
    */
   #mergeInPasses(): void {

@@ -2,9 +2,10 @@
  * The plain model that test/engine/paging.test.ts checks pages against. It knows nothing of sorted
  * runs, top-k or wasm: each shard is its documents in write order, cut into segments the way a
  * shard cuts them (a refresh seals the buffer into a segment, deletes stay in their segment until
- * it is merged away; more than eight segments and the adjacent pair with the fewest live documents
- * is merged), which is all `_doc` needs: a document's ordinal is the count of documents, deleted or
- * not, in the segments before it plus its place in its own.
+ * it is merged away; more than eight segments and the run of two to four adjacent ones with the
+ * fewest live documents per segment it removes is merged), which is all `_doc` needs: a document's
+ * ordinal is the count of documents, deleted or not, in the segments before it plus its place in
+ * its own.
  *
  * The order of a search is the sort clauses in turn (Elasticsearch's rules: missing values `_last`
  * by default whatever the order, `_first`, or a stand-in value; a multi-valued field sorts by its
@@ -39,6 +40,7 @@ interface ModelSegment {
 export type Outcome = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop' | 'missing';
 
 const MAX_SEGMENTS = 8;
+const MAX_MERGE_AT_ONCE = 4;
 
 class ShardModel {
   /** The published segments: what searches see. */
@@ -99,14 +101,18 @@ class ShardModel {
     segments = segments.filter((s) => s.deleted.some((d) => !d));
     const live = (s: ModelSegment) => s.deleted.filter((d) => !d).length;
     while (segments.length > MAX_SEGMENTS) {
-      let best = 0;
-      for (let i = 1; i + 1 < segments.length; i++) {
-        if (live(segments[i]) + live(segments[i + 1]) < live(segments[best]) + live(segments[best + 1])) best = i;
+      // The run of 2 to MAX_MERGE_AT_ONCE adjacent segments with the fewest live documents per segment it removes (the first such run).
+      let best = 0, size = 2, cost = Infinity;
+      for (let i = 0; i + 1 < segments.length; i++) {
+        for (let k = 2; k <= MAX_MERGE_AT_ONCE && i + k <= segments.length; k++) {
+          const docs = segments.slice(i, i + k).reduce((n, s) => n + live(s), 0);
+          if (docs / (k - 1) < cost) [best, size, cost] = [i, k, docs / (k - 1)];
+        }
       }
-      const entries = segments.slice(best, best + 2).flatMap((s) => s.entries.filter((_, i) => !s.deleted[i]));
+      const entries = segments.slice(best, best + size).flatMap((s) => s.entries.filter((_, i) => !s.deleted[i]));
       const merged = { entries, deleted: entries.map(() => false) };
       this.#relocate(merged);
-      segments.splice(best, 2, merged);
+      segments.splice(best, size, merged);
     }
     this.segments = segments;
   }
