@@ -80,6 +80,8 @@ export class Mappings {
   readonly fields = new Map<string, FieldMapping>();
   /** Paths that are objects: every parent of a field (a leaf's subfields aside), and objects mapped with no fields yet. */
   readonly #objects = new Set<string>();
+  /** Each multi-field's subfields (`fields`) with their full paths: made when it is defined, not per document. */
+  readonly #subfields = new Map<string, readonly Subfield[]>();
   dynamic: Dynamic = 'true';
   /** `_meta`: the application's own notes, kept and shown as given. */
   meta?: Record<string, unknown>;
@@ -153,7 +155,8 @@ export class Mappings {
       checkDocumentKey(key);
       this.#visit(doc, key, source[key], 1);
     }
-    return { values: doc.values, added: doc.added ?? NONE_ADDED };
+    // Copied at its length: pushes grew it to room for 16 values or more, and it is kept until the next refresh.
+    return { values: doc.values.slice(), added: doc.added ?? NONE_ADDED };
   }
 
   #visit(doc: Extraction, path: string, value: unknown, depth: number): void {
@@ -212,9 +215,10 @@ export class Mappings {
     }
     if (parsed !== null) values.push(path, parsed);
     if (field.fields === undefined) return;
-    for (const [name, sub] of Object.entries(field.fields)) {
+    // A field this document adds has no entry yet.
+    for (const [subPath, sub] of this.#subfields.get(path) ?? subfieldsOf(path, field)) {
       const subValue = parseValue(sub, value);
-      if (subValue !== undefined && subValue !== null) values.push(`${path}.${name}`, subValue);
+      if (subValue !== undefined && subValue !== null) values.push(subPath, subValue);
     }
   }
 
@@ -272,8 +276,17 @@ export class Mappings {
     this.#checkParents(path, (p) => this.fields.get(p), mapperParsing);
     for (const parent of parents(path)) this.#objects.add(parent);
     this.fields.set(path, field);
-    for (const [name, sub] of Object.entries(field.fields ?? {})) this.fields.set(`${path}.${name}`, sub);
+    if (field.fields === undefined) return;
+    const subfields = subfieldsOf(path, field);
+    this.#subfields.set(path, subfields);
+    for (const [subPath, sub] of subfields) this.fields.set(subPath, sub);
   }
+}
+
+type Subfield = readonly [path: string, mapping: FieldMapping];
+
+function subfieldsOf(path: string, field: FieldMapping): Subfield[] {
+  return Object.entries(field.fields ?? {}).map(([name, sub]) => [`${path}.${name}`, sub] as const);
 }
 
 /** ES's dynamic rules: booleans, whole numbers as long, other numbers as float, date-like strings as date, other strings as text with a keyword subfield. */
