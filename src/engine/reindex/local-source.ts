@@ -59,12 +59,12 @@ export class LocalSource implements HitSource {
     const { hits } = this.engine.search(undefined, { ...this.request, pit, ...(this.#after && { after: this.#after }) }).hits;
     if (hits.length < this.request.size) this.#done = true;
     if (hits.length > 0) this.#after = hits[hits.length - 1].sort;
-    return hits.map((hit) => {
+    return hits.map((hit): SourceHit => {
       const kept = hit._source ?? {};
       // Unfiltered, the stored text goes to the destination as it is, parsed once for its mappings.
-      const source = kept instanceof RawJson ? { source: kept.value as Record<string, unknown>, text: kept.text } : { source: kept };
-      // Its search asks for no `stored_fields`, so every hit has its `_id`.
-      return { index: hit._index, id: hit._id!, ...source, ...(hit._routing !== undefined && { routing: hit._routing }) };
+      // Its search asks for no `stored_fields`, so every hit has its `_id`. One shape for every hit.
+      if (kept instanceof RawJson) return { index: hit._index, id: hit._id!, routing: hit._routing, source: kept.value as Record<string, unknown>, text: kept.text };
+      return { index: hit._index, id: hit._id!, routing: hit._routing, source: kept, text: undefined };
     });
   }
 
