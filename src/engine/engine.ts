@@ -275,6 +275,8 @@ export class Engine {
    * every batch failed so, the call throws that 500 instead.
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
+    // The index names only are kept while the writes commit: holding `ops` would keep every parsed source alive until then.
+    const indices = ops.map((op) => op.index);
     const batches = await this.#commitInPasses(ops);
     const outcomes = await Promise.allSettled(batches.map((batch) => batch.committed));
     const failures = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as unknown) : undefined));
@@ -287,7 +289,7 @@ export class Engine {
       if (error === undefined) return batch.items;
       return batch.items.map((item, i) => {
         if (item instanceof EsError) return item;
-        const index = ops[b * WRITE_CHUNK + i].index;
+        const index = indices[b * WRITE_CHUNK + i];
         return isDiskFull(error) ? floodStageBlock(index) : storageFailure(error, index);
       });
     });

@@ -37,20 +37,23 @@ export function bulkRoutes(engine: Engine): Hono {
     checkWriteParams(query);
     const source = ['_source', '_source_includes', '_source_excludes'].find((name) => query[name] !== undefined);
     if (source) throw notSupported(`[${source}] on _bulk (the updated source in update results)`);
-    const lines = await ndjsonBody(c);
-    const ops = parseBulk(lines, c.req.param('index'), queryOf(c).routing);
-    const items = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
-    const head = { errors: items.some((item) => item instanceof EsError), took: Math.round(performance.now() - started) };
+    const ops = parseBulk(await ndjsonBody(c), c.req.param('index'), queryOf(c).routing);
+    // What the answer needs of each write, kept apart from the writes themselves: holding `ops`
+    // until the answer would keep every parsed source alive until the batch is durable, long
+    // enough for the young generation to copy each one twice.
+    const actions = ops.map((op) => op.action), indices = ops.map((op) => op.index), ids = ops.map((op) => op.id);
+    const results = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
+    const head = { errors: results.some((result) => result instanceof EsError), took: Math.round(performance.now() - started) };
     const itemJson = new WriteItemJson();
-    const item = (i: number) => ({ [ops[i].action]: items[i] instanceof EsError ? failedItem(ops[i], items[i]) : items[i] });
+    const item = (i: number) => ({ [actions[i]]: results[i] instanceof EsError ? failedItem(indices[i], ids[i], results[i]) : results[i] });
     return sendWithList(c, 200, head, 'items', {
-      count: items.length,
+      count: results.length,
       bytesEach: ITEM_BYTES,
       value: item,
       write: (i, out) => {
-        const result = items[i];
+        const result = results[i];
         if (result instanceof EsError) out.text(JSON.stringify(item(i)));
-        else itemJson.write(out, ops[i].action, result);
+        else itemJson.write(out, actions[i], result);
       },
     });
   };
@@ -59,10 +62,10 @@ export function bulkRoutes(engine: Engine): Hono {
   return app;
 }
 
-function failedItem(op: WriteOp, error: EsError) {
+function failedItem(index: string, id: string | undefined, error: EsError) {
   const { error: rendered } = errorBody(error) as { error: Record<string, unknown> };
   delete rendered.root_cause;
-  return { _index: op.index, _id: op.id ?? null, status: error.status, error: rendered };
+  return { _index: index, _id: id ?? null, status: error.status, error: rendered };
 }
 
 export function parseBulk(lines: NdjsonLine[], defaultIndex?: string, defaultRouting?: string): WriteOp[] {
