@@ -11,6 +11,7 @@
  */
 import type { DocValues, IndexFamily } from './mapping.ts';
 import { buildSegment } from './segments/build.ts';
+import { IdFilter } from './segments/id-filter.ts';
 import { idHash, MAX_TEXT } from './segments/ids.ts';
 import { mergeSegments, type MergedSegment } from './segments/merge.ts';
 import type { Segment, SegmentDoc } from './segments/segment.ts';
@@ -89,6 +90,8 @@ export class Shard {
   snapshot: ShardSnapshot;
   /** Written documents not yet in a published segment, in seq order, by id and by seq. */
   #buffer = new WriteBuffer();
+  /** Every id the buffer or a segment may hold (more, never fewer): a fresh id is answered here. */
+  #ids = new IdFilter(0);
   /** Per segment with deletes not yet published, every delete so far. */
   #deletes = new Map<Segment, Deletes>();
   #tombstones = new Map<string, { version: number; at: number }>();
@@ -212,20 +215,22 @@ export class Shard {
    * order), so the newest copy found decides.
    */
   locate(id: string): DocLocation | undefined {
-    const buffered = this.#buffer.byId(id);
+    const hash = idHash(id);
+    if (!this.#ids.mayHold(hash)) return undefined;
+    const buffered = this.#buffer.byId(id, hash);
     if (buffered) return { seq: buffered.seq, version: buffered.version, local: -1, ...(buffered.routing !== undefined && { routing: buffered.routing }) };
-    return this.#locateInSegments(id, false);
+    return this.#locateInSegments(id, hash, false);
   }
 
   /** The document with this id as the published snapshot shows it: its segments and the deletes published with them. */
   locatePublished(id: string): DocLocation | undefined {
-    return this.#locateInSegments(id, true);
+    const hash = idHash(id);
+    return this.#ids.mayHold(hash) ? this.#locateInSegments(id, hash, true) : undefined;
   }
 
   /** `published`: read the deletes the snapshot was published with, else every delete so far. */
-  #locateInSegments(id: string, published: boolean): DocLocation | undefined {
+  #locateInSegments(id: string, hash: number, published: boolean): DocLocation | undefined {
     const segments = this.snapshot.segments;
-    const hash = idHash(id);
     for (let s = segments.length - 1; s >= 0; s--) {
       const live = segments[s];
       const local = live.segment.ids.find(id, hash);
@@ -251,7 +256,10 @@ export class Shard {
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
     this.#appliedSeq = Math.max(this.#appliedSeq, seq);
     const doc: SegmentDoc = { id, seq, version, values, ...(routing !== undefined && { routing }) };
-    this.#buffer.add(doc);
+    const hash = idHash(id);
+    this.#buffer.add(doc, hash);
+    this.#ids.add(hash);
+    if (this.#ids.full) this.#ids = this.#idFilter();
     if (seq > this.#sealedThrough) this.#unsealed++;
     this.#docCount++;
     this.#uncommittedOps++;
@@ -448,6 +456,17 @@ export class Shard {
     this.#appliedSeq = point.checkpoint;
     this.#docCount = point.segments.reduce((n, s) => n + s.segment.count - s.deletedCount, 0);
     this.#publish(point.segments.map(({ segment, deleted, deletedCount }) => ({ segment, deleted, deletedCount, base: 0 })));
+    this.#ids = this.#idFilter();
+  }
+
+  /**
+   * A filter of the ids the shard holds now, with room for as many more: from the hashes its
+   * published segments keep and those of the buffer (which still holds every document sealed since).
+   */
+  #idFilter(): IdFilter {
+    const lists: ArrayLike<number>[] = this.snapshot.segments.map((s) => s.segment.ids.hashes);
+    lists.push(this.#buffer.hashes());
+    return IdFilter.of(lists, lists.reduce((n, hashes) => n + hashes.length, 0));
   }
 
   /** On start-up: storage holds these segments from a commit point that could not be read; the next commit drops them. */

@@ -38,20 +38,24 @@ export class WriteBuffer {
     return this.#live;
   }
 
-  /** Appends a document whose seq follows every seq the buffer has held since it was last cleared, and whose id it holds no live document for. */
-  add(doc: SegmentDoc): void {
+  /**
+   * Appends a document whose seq follows every seq the buffer has held since it was last cleared, and
+   * whose id it holds no live document for; `hash` is {@link idHash} of its id.
+   */
+  add(doc: SegmentDoc, hash = idHash(doc.id)): void {
     const seqs = this.#seqs;
     if (seqs.length > 0 && doc.seq <= seqs[seqs.length - 1]) throw new Error(`write buffer: seq ${doc.seq} after ${seqs[seqs.length - 1]}`);
     if ((this.#used + 1) * 2 > this.#slots.length) this.#rehash();
     this.#docs.push(doc);
     seqs.push(doc.seq);
     this.#live++;
-    this.#place(idHash(doc.id), this.#docs.length);
+    this.#place(hash, this.#docs.length);
     this.#used++;
   }
 
-  byId(id: string): SegmentDoc | undefined {
-    const slot = this.#find(id);
+  /** `hash` is {@link idHash} of the id (given when the caller has it). */
+  byId(id: string, hash = idHash(id)): SegmentDoc | undefined {
+    const slot = this.#find(id, hash);
     return slot < 0 ? undefined : this.#docs[this.#slots[slot] - 1];
   }
 
@@ -67,7 +71,7 @@ export class WriteBuffer {
 
   /** Removes the live document with this id; returns it, if there was one. */
   remove(id: string): SegmentDoc | undefined {
-    const slot = this.#find(id);
+    const slot = this.#find(id, idHash(id));
     if (slot < 0) return undefined;
     const at = this.#slots[slot] - 1;
     const doc = this.#docs[at];
@@ -97,10 +101,17 @@ export class WriteBuffer {
     this.#used = 0;
   }
 
+  /** The id hash of every live document. */
+  hashes(): Uint32Array {
+    const slots = this.#slots, hashes = this.#hashes;
+    const out = new Uint32Array(this.#live);
+    for (let slot = 0, at = 0; slot < slots.length; slot++) if (slots[slot] > EMPTY) out[at++] = hashes[slot];
+    return out;
+  }
+
   /** The slot holding the live document with this id, or -1. */
-  #find(id: string): number {
+  #find(id: string, hash: number): number {
     const slots = this.#slots, hashes = this.#hashes, mask = slots.length - 1;
-    const hash = idHash(id);
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const held = slots[slot];
       if (held === EMPTY) return -1;
