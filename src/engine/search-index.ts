@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { aliasFromStored, storedAlias, type AliasProps, type StoredAlias } from './aliases/alias.ts';
-import type { DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
+import type { DocToStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from './errors.ts';
 import { indexFamily, Mappings, sortFamily, type DocValues, type FieldMapping } from './mapping.ts';
 import { isObject } from './patterns.ts';
@@ -166,7 +166,7 @@ export class SearchIndex {
    * Plans the indexing of a document: a new one (`create` fails if the id exists) or a new version.
    * @param batch the write batch it belongs to (staged under it until applied or discarded).
    */
-  index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', batch: number, routing?: string, text?: string): Planned {
+  index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', batch: number, routing?: string, sent?: string | Uint8Array): Planned {
     checkId(id);
     const shard = this.shardOf(id, routing);
     const existing = shard.planned(id);
@@ -182,7 +182,7 @@ export class SearchIndex {
     const location = shard.stagePut(id, shard.plannedVersion(id, existing) + 1, batch, routing);
     const { seq, version } = location;
     const removal: DocWrite | undefined = existing && { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
-    const doc: StoredDoc = routing === undefined ? { id, version, source: text ?? JSON.stringify(source) } : { id, version, source: text ?? JSON.stringify(source), routing };
+    const doc: DocToStore = routing === undefined ? { id, version, source: sent ?? JSON.stringify(source) } : { id, version, source: sent ?? JSON.stringify(source), routing };
     const put: DocWrite = { op: 'put', uuid: this.uuid, shard: shard.number, seq, doc };
     const result = this.#result(id, location, existing ? 'updated' : 'created', existing ? 200 : 201);
     return {

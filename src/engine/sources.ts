@@ -11,7 +11,7 @@
  * while g or an older generation is still the newest or pinned (a point in time, a scroll), and
  * released as soon as none is.
  */
-import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
+import { asStored, type DocStore, type DocToStore, type DocWrite, type StoredDoc } from '../store/doc-store.ts';
 
 export interface SourceStats {
   /** Replaced or deleted documents kept for snapshots that still show them. */
@@ -40,7 +40,7 @@ interface ShardSources {
 
 export class Sources {
   /** By uuid, shard, then seq: the document and how many batches in flight hold it (nested maps: no key string per write). */
-  readonly #committing = new Map<string, Map<number, Map<number, { doc: StoredDoc; holds: number }>>>();
+  readonly #committing = new Map<string, Map<number, Map<number, { doc: DocToStore; holds: number }>>>();
   /** By `uuid/shard`. */
   readonly #shards = new Map<string, ShardSources>();
   /** Shards (`uuid/shard`) whose release goes on in a later pass of the loop. */
@@ -50,7 +50,8 @@ export class Sources {
 
   /** The document stored (or being stored) at (uuid, shard, seq), or one a live snapshot still shows. */
   load(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    return this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
+    const committing = this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc;
+    return (committing && asStored(committing)) ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
   }
 
   /**
@@ -64,7 +65,8 @@ export class Sources {
     const committing = this.#committing.get(uuid)?.get(shard), retired = this.#shards.get(shardKey(uuid, shard))?.retired;
     for (let i = 0; i < n; i++) {
       const seq = seqs[i];
-      out[i] = committing?.get(seq)?.doc.source ?? this.store.sourceText(uuid, shard, seq) ?? retired?.get(seq)?.doc.source;
+      const held = committing?.get(seq)?.doc;
+      out[i] = (held && asStored(held).source) ?? this.store.sourceText(uuid, shard, seq) ?? retired?.get(seq)?.doc.source;
     }
     return out;
   }

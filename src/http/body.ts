@@ -18,9 +18,6 @@ import { tokenName } from './request-values.ts';
 const SOURCE = 'REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)';
 
 const isBlank = (text: string) => /^[ \t\n\r]*$/.test(text);
-
-/** {@link isBlank} for one NDJSON line: most start with `{`, and need no pattern to tell. */
-const blankLine = (line: string) => line.length === 0 || (line.charCodeAt(0) <= SPACE && isBlank(line));
 const SPACE = 0x20;
 
 /** The parsed body, or undefined when there is none (empty or only whitespace). */
@@ -40,18 +37,28 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   return value;
 }
 
-/** One NDJSON line: its value, and its text (a document's `_source` is stored as it was sent). */
-export interface NdjsonLine {
-  value: unknown;
-  text: string;
+/** One NDJSON line: its value, and its bytes (a document's `_source` is stored as the bytes it was sent in). */
+export class NdjsonLine {
+  constructor(
+    readonly value: unknown,
+    private readonly body: Buffer,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+
+  /** A view of the body, made when asked for (most lines are read for their value only). */
+  get bytes(): Buffer {
+    return this.body.subarray(this.start, this.end);
+  }
 }
 
 /**
  * One JSON value per line, blank lines skipped, `\r\n` endings allowed. A body with no lines gives
  * an empty list (the API decides whether that is an error); any other body must end with `\n`.
+ * Bytes are UTF-8 (request-body.ts replaces what is not); text is taken as its UTF-8.
  */
-export function parseNdjson(text: string, api: NdjsonApi = 'bulk'): NdjsonLine[] {
-  return finish(ndjsonLines(text, api));
+export function parseNdjson(body: Uint8Array | string, api: NdjsonApi = 'bulk'): NdjsonLine[] {
+  return finish(ndjsonLines(bytesOf(body), api));
 }
 
 /** The APIs that read NDJSON: each words a body without a final newline its own way. */
@@ -66,28 +73,49 @@ const UNTERMINATED: Record<NdjsonApi, string> = {
  * {@link parseNdjson} a few thousand lines per pass of the event loop, for a large `_bulk` (10,000
  * lines at once held it 13 ms); a body of fewer lines is parsed at once.
  */
-export async function parseNdjsonInPasses(text: string, api: NdjsonApi = 'bulk'): Promise<NdjsonLine[]> {
-  const steps = ndjsonLines(text, api);
-  return text.length < AT_ONCE_CHARS ? finish(steps) : (await inPasses(steps))!;
+export async function parseNdjsonInPasses(body: Uint8Array | string, api: NdjsonApi = 'bulk'): Promise<NdjsonLine[]> {
+  const bytes = bytesOf(body);
+  const steps = ndjsonLines(bytes, api);
+  return bytes.length < AT_ONCE_BYTES ? finish(steps) : (await inPasses(steps))!;
 }
 
 const LINES_PER_STEP = 1000;
 /** Bodies shorter than this (a millisecond or so of parsing) are parsed at once. */
-const AT_ONCE_CHARS = 100_000;
+const AT_ONCE_BYTES = 100_000;
+const LF = 0x0a;
+const CR = 0x0d;
 
-function* ndjsonLines(text: string, api: NdjsonApi): Steps<NdjsonLine[]> {
-  if (isBlank(text)) return [];
-  if (!text.endsWith('\n')) throw illegalArgument(UNTERMINATED[api]);
+const bytesOf = (body: Uint8Array | string): Buffer => (typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+
+/**
+ * Lines are found in the bytes, and each is decoded only for the parser: a line's bytes are kept
+ * as they came (a view of the body), where splitting decoded text kept each line as a string to be
+ * encoded again when stored.
+ */
+function* ndjsonLines(body: Buffer, api: NdjsonApi): Steps<NdjsonLine[]> {
+  if (blankBytes(body, 0, body.length)) return [];
+  if (body[body.length - 1] !== LF) throw illegalArgument(UNTERMINATED[api]);
   const lines: NdjsonLine[] = [];
-  const raws = text.split('\n');
-  for (let index = 0; index < raws.length; index++) {
-    const raw = raws[index];
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (!blankLine(line)) lines.push({ value: parseJson(line, index + 1), text: line });
-    if (index % LINES_PER_STEP === LINES_PER_STEP - 1) yield;
+  for (let start = 0, number = 1, newline = body.indexOf(LF); newline >= 0; start = newline + 1, newline = body.indexOf(LF, start), number++) {
+    const end = newline > start && body[newline - 1] === CR ? newline - 1 : newline;
+    // Most lines start with `{`, and need no scan to tell they are not blank.
+    if (end > start && (body[start] > SPACE || !blankBytes(body, start, end))) {
+      lines.push(new NdjsonLine(parseJson(body.toString('utf8', start, end), number), body, start, end));
+    }
+    if (number % LINES_PER_STEP === 0) yield;
   }
   return lines;
 }
+
+/** Whether bytes [start, end) are only JSON whitespace. */
+function blankBytes(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i];
+    if (byte !== SPACE && byte !== LF && byte !== CR && byte !== TAB) return false;
+  }
+  return true;
+}
+const TAB = 0x09;
 
 /** `lineNumber`: where `text` starts in the whole body, so an NDJSON error names its own line. */
 function parseJson(text: string, lineNumber: number): unknown {

@@ -4,6 +4,7 @@
  * `http.max_content_length`): a declared length over it is refused before reading, a chunked body as
  * soon as it grows past it.
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { EsError } from '../engine/errors.ts';
@@ -26,16 +27,25 @@ export function bodyTooLarge(limit: number): EsError {
 
 /** The body as text (UTF-8, a byte order mark dropped), refused once over the limit. */
 async function bodyText(c: Context): Promise<string> {
+  return DECODER.decode(await bodyBytes(c));
+}
+
+/**
+ * The body's bytes, refused once over the limit: UTF-8 as sent, or, when it is not valid UTF-8 or
+ * starts with a byte order mark, as the text {@link bodyText} reads (invalid sequences replaced,
+ * the mark dropped) encoded again, so that bytes kept from it are always the text it was read as.
+ */
+async function bodyBytes(c: Context): Promise<Buffer> {
   const limit = c.get(BODY_LIMIT) as number | undefined ?? Infinity;
   const incoming = incomingOf(c);
   if (!incoming) {
-    const text = await c.req.text();
-    if (Buffer.byteLength(text) > limit) throw bodyTooLarge(limit);
-    return text;
+    const bytes = Buffer.from(await c.req.arrayBuffer());
+    if (bytes.length > limit) throw bodyTooLarge(limit);
+    return asUtf8(bytes);
   }
   // No length and no chunked encoding: the request has no body (RFC 9112 §6.3), so no stream is read.
   const { headers } = incoming;
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return '';
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return EMPTY;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
@@ -45,10 +55,16 @@ async function bodyText(c: Context): Promise<string> {
   }
   // The work on the body waits for a turn of its own, as the request's first part did.
   await (c.get(TURNS) as Turns | undefined)?.take();
-  return DECODER.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+  return asUtf8(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
 }
 
 const DECODER = new TextDecoder();
+const EMPTY = Buffer.alloc(0);
+
+function asUtf8(bytes: Buffer): Buffer {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bom || !isUtf8(bytes) ? Buffer.from(DECODER.decode(bytes)) : bytes;
+}
 
 /** The JSON body, or undefined when there is none. */
 export async function jsonBody(c: Context): Promise<unknown> {
@@ -64,9 +80,9 @@ export async function jsonBodyAndText(c: Context): Promise<{ value: unknown; tex
 }
 
 export async function ndjsonBody(c: Context, api: NdjsonApi = 'bulk'): Promise<NdjsonLine[]> {
-  const text = await bodyText(c);
+  const bytes = await bodyBytes(c);
   checkMediaType(c);
-  return parseNdjsonInPasses(text, api);
+  return parseNdjsonInPasses(bytes, api);
 }
 
 /** Bodies may also come in the `source` parameter (with `source_content_type`), as ES allows for GETs. */

@@ -31,6 +31,19 @@ export interface StoredDoc {
   routing?: string;
 }
 
+/** A document as it is written: its `_source` as text, or as the UTF-8 bytes of that text a client sent. */
+export interface DocToStore extends Omit<StoredDoc, 'source'> {
+  source: string | Uint8Array;
+}
+
+/** The document as storage gives it back: bytes written are read as the text they encode. */
+export function asStored(doc: DocToStore): StoredDoc {
+  const { source } = doc;
+  if (typeof source === 'string') return doc as StoredDoc;
+  const text = Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8');
+  return doc.routing === undefined ? { id: doc.id, version: doc.version, source: text } : { id: doc.id, version: doc.version, source: text, routing: doc.routing };
+}
+
 export interface IndexMeta {
   name: string;
   uuid: string;
@@ -45,7 +58,7 @@ export interface IndexMeta {
 }
 
 export type DocWrite =
-  | { op: 'put'; uuid: string; shard: number; seq: number; doc: StoredDoc }
+  | { op: 'put'; uuid: string; shard: number; seq: number; doc: DocToStore }
   /** `at`: the seq of the operation that deleted or replaced the document stored at `seq`. */
   | { op: 'delete'; uuid: string; shard: number; seq: number; at: number };
 
@@ -308,10 +321,11 @@ function signal(): { settled: Promise<void>; settle: () => void } {
  * A stored document's bytes: a format byte (1), the version (f64), the id (u32 length, UTF-8), the
  * routing (u32 length + 1, 0 for none, UTF-8), then the `_source` JSON (UTF-8) to the end.
  */
-export function encodeDoc(doc: StoredDoc): Buffer {
+export function encodeDoc(doc: DocToStore): Buffer {
+  const { source } = doc;
   const idBytes = Buffer.byteLength(doc.id);
   const routingBytes = doc.routing === undefined ? 0 : Buffer.byteLength(doc.routing);
-  const sourceBytes = Buffer.byteLength(doc.source);
+  const sourceBytes = typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength;
   const out = Buffer.allocUnsafe(1 + 8 + 4 + idBytes + 4 + routingBytes + sourceBytes);
   let at = out.writeUInt8(FORMAT, 0);
   at = out.writeDoubleLE(doc.version, at);
@@ -319,7 +333,8 @@ export function encodeDoc(doc: StoredDoc): Buffer {
   at += out.write(doc.id, at, 'utf8');
   at = out.writeUInt32LE(doc.routing === undefined ? 0 : routingBytes + 1, at);
   if (doc.routing !== undefined) at += out.write(doc.routing, at, 'utf8');
-  out.write(doc.source, at, 'utf8');
+  if (typeof source === 'string') out.write(source, at, 'utf8');
+  else out.set(source, at);
   return out;
 }
 

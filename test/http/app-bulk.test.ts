@@ -30,6 +30,23 @@ describe('a large bulk', () => {
   });
 });
 
+describe('sources as sent', () => {
+  it('stores a source as the bytes sent, and a body with a byte order mark or bytes that are not UTF-8 as the text it reads as', async () => {
+    const send = async (body: Buffer) => (await t.app.request('/books/_bulk', { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/x-ndjson' } })).status;
+    const spaced = '{ "title" :  "caf\u00e9 \\u00e9",\t"n": 1.50 }';
+    expect(await send(Buffer.from(`{"index":{"_id":"1"}}\n${spaced}\n`))).toBe(200);
+    // A byte order mark before the first line is dropped, as when the body was read as text.
+    expect(await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"index":{"_id":"2"}}\n{"t":"bom"}\n')]))).toBe(200);
+    // An invalid sequence reads as U+FFFD, and is stored as that character's UTF-8.
+    expect(await send(Buffer.concat([Buffer.from('{"index":{"_id":"3"}}\n{"t":"a'), Buffer.from([0xff, 0xc3]), Buffer.from('b"}\n')]))).toBe(200);
+    const stored = (id: string) => t.engine.get('books', id)!.doc.source;
+    expect(stored('1')).toBe(spaced);
+    expect(stored('2')).toBe('{"t":"bom"}');
+    expect(stored('3')).toBe('{"t":"a\ufffd\ufffdb"}');
+    expect(await source('books', '3')).toEqual({ t: 'a\ufffd\ufffdb' });
+  });
+});
+
 describe('the items as written', () => {
   it('each kind of item reads the same as its value, in ES field order, escaped where needed', async () => {
     const lines = [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EsError } from '../../src/engine/errors.ts';
-import { parseJsonBody, parseJsonObject, parseNdjson, parseNdjsonInPasses } from '../../src/http/body.ts';
+import { parseJsonBody, parseJsonObject, parseNdjson, parseNdjsonInPasses, type NdjsonLine } from '../../src/http/body.ts';
 import { findJsonSyntaxError } from '../../src/http/json-syntax.ts';
 import { failure, refusal } from './failure.ts';
 
@@ -126,11 +126,16 @@ describe('parseJsonObject', () => {
 describe('parseNdjson', () => {
   it('parses one value per line, skipping blank lines and accepting \\r\\n', () => {
     const text = '{"index":{"_id":"1"}}\r\n{"a":1}\n\n  \n{"delete":{"_id":"2"}}\n';
-    expect(parseNdjson(text)).toEqual([
-      { value: { index: { _id: '1' } }, text: '{"index":{"_id":"1"}}' },
-      { value: { a: 1 }, text: '{"a":1}' },
-      { value: { delete: { _id: '2' } }, text: '{"delete":{"_id":"2"}}' },
-    ]);
+    const lines = parseNdjson(text);
+    expect(lines.map((line) => line.value)).toEqual([{ index: { _id: '1' } }, { a: 1 }, { delete: { _id: '2' } }]);
+    expect(lines.map((line) => Buffer.from(line.bytes).toString())).toEqual(['{"index":{"_id":"1"}}', '{"a":1}', '{"delete":{"_id":"2"}}']);
+  });
+
+  it('keeps each line as the bytes it came in, and reads them as UTF-8', () => {
+    const body = Buffer.from('{"index":{}}\n{"name": "caf\u00e9 \\u00e9", "big": 12345678901234567890}\n');
+    const [, source] = parseNdjson(body);
+    expect(source.value).toEqual({ name: 'café é', big: 12345678901234567890 });
+    expect(Buffer.from(source.bytes).equals(body.subarray(13, body.length - 1))).toBe(true);
   });
 
   it('gives an empty body no lines, leaving the verdict to the API', () => {
@@ -161,7 +166,8 @@ describe('parseNdjson', () => {
     const pairs = Array.from({ length: 6000 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i},"text":"${'x'.repeat(i % 40)}"}\n`);
     const text = pairs.join('');
     expect(text.length).toBeGreaterThan(100_000);
-    expect(await parseNdjsonInPasses(text)).toEqual(parseNdjson(text));
+    const read = (lines: NdjsonLine[]) => lines.map((line) => [line.value, line.bytes.toString()]);
+    expect(read(await parseNdjsonInPasses(text))).toEqual(read(parseNdjson(text)));
     const broken = pairs.slice(0, 5000).join('') + '{"b": x}\n' + pairs.slice(5000).join('');
     const atOnce = failure(() => parseNdjson(broken));
     const inPasses = await parseNdjsonInPasses(broken).then(

@@ -236,7 +236,7 @@ class Run {
     const { items, committed } = await this.engine.commitWrites(
       batch.map((hit) => {
         const routing = dest.routing.kind === 'keep' ? hit.routing : dest.routing.kind === 'value' ? dest.routing.value : undefined;
-        return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, text: hit.text, routing };
+        return { action: dest.opType, index: dest.index, id: hit.id, source: hit.source, sent: hit.text, routing };
       }),
     );
     counts.batches++;

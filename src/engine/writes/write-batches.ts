@@ -16,8 +16,8 @@ import { storageFailure } from './storage-failure.ts';
 
 /** One write as the engine takes it (see Engine.write). */
 export type WriteOp =
-  /** `text`: the source's JSON as the client sent it, stored as it is (else the source is serialized). */
-  | { action: 'index' | 'create'; index: string; id?: string; source: Record<string, unknown>; text?: string; routing?: string }
+  /** `sent`: the source's JSON as the client sent it (text, or its UTF-8 bytes), stored as it is (else the source is serialized). */
+  | { action: 'index' | 'create'; index: string; id?: string; source: Record<string, unknown>; sent?: string | Uint8Array; routing?: string }
   | { action: 'delete'; index: string; id: string; routing?: string }
   | { action: 'update'; index: string; id: string; doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert?: boolean; routing?: string };
 
@@ -195,7 +195,7 @@ export class WriteBatches {
     switch (op.action) {
       case 'index':
       case 'create':
-        return index.index(op.id ?? generateId(), op.source, op.action, batch, op.routing, op.text);
+        return index.index(op.id ?? generateId(), op.source, op.action, batch, op.routing, op.sent);
       case 'delete':
         return index.delete(op.id, batch, op.routing);
       case 'update': {

@@ -83,7 +83,7 @@ export function parseBulk(lines: NdjsonLine[], defaultIndex?: string, defaultRou
       continue;
     }
     if (i + 1 >= lines.length) throw illegalArgument(`Malformed action/metadata line [${i + 1}], expected a source line after it`);
-    const { value: source, text } = lines[++i];
+    const { value: source, bytes } = lines[++i];
     if (!isObject(source)) throw badRequest('mapper_parsing_exception', `failed to parse, document is empty or not an object (line [${i + 1}])`);
     if (action === 'update') {
       if (id === undefined) problems.push('id is missing');
@@ -97,8 +97,8 @@ export function parseBulk(lines: NdjsonLine[], defaultIndex?: string, defaultRou
       if (doc === undefined) problems.push('script or doc is missing');
       ops.push({ action, index: index ?? '', id: id ?? '', doc: doc as Record<string, unknown> | undefined, upsert: upsert as Record<string, unknown> | undefined, docAsUpsert: docAsUpsert === true, routing });
     } else {
-      // The source is stored as the line the client sent.
-      ops.push({ action: action as 'index' | 'create', index: index ?? '', id, source, text, routing });
+      // The source is stored as the line the client sent, byte for byte.
+      ops.push({ action: action as 'index' | 'create', index: index ?? '', id, source, sent: bytes, routing });
     }
   }
   if (problems.length) {

@@ -32,7 +32,7 @@ export function documentRoutes(engine: Engine): Hono {
   const source = async (c: Context) => {
     const { value, text } = await jsonBodyAndText(c);
     if (!isObject(value)) throw badRequest('parsing_exception', 'request body is required and must be a JSON object');
-    return { source: value, text };
+    return { source: value, sent: text };
   };
   const indexDoc = async (c: Context, id: string | undefined, action: 'index' | 'create') => {
     checkWrite(c, INDEX_PARAMS);
