@@ -27,7 +27,8 @@ export function bodyTooLarge(limit: number): EsError {
 
 /** The body as text (UTF-8, a byte order mark dropped), refused once over the limit. */
 async function bodyText(c: Context): Promise<string> {
-  return DECODER.decode(await bodyBytes(c));
+  const bytes = await bodyBytes(c);
+  return bytes.length === 0 ? '' : DECODER.decode(bytes);
 }
 
 /**
