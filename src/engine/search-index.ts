@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { aliasFromStored, storedAlias, type AliasProps, type StoredAlias } from './aliases/alias.ts';
-import type { DocToStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
+import type { DeleteWrite, DocToStore, DocWrite, IndexMeta, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from './errors.ts';
 import { indexFamily, Mappings, sortFamily, type DocValues, type FieldMapping } from './mapping.ts';
 import { isObject } from './patterns.ts';
@@ -74,7 +74,7 @@ export interface Planned {
   replaces: boolean;
   /** What storage must hold: the document put, and the delete of the document it replaces or deletes. */
   put: DocWrite | undefined;
-  removal: DocWrite | undefined;
+  removal: DeleteWrite | undefined;
   /** Dynamic mappings the write adds. */
   fields: ReadonlyMap<string, FieldMapping> | undefined;
 }
@@ -181,7 +181,7 @@ export class SearchIndex {
     if (added.size > 0) (this.#plannedMappings ??= this.mappings.clone()).addFields(added);
     const location = shard.stagePut(id, shard.plannedVersion(id, existing) + 1, batch, routing);
     const { seq, version } = location;
-    const removal: DocWrite | undefined = existing && { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
+    const removal: DeleteWrite | undefined = existing && { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
     const doc: DocToStore = routing === undefined ? { id, version, source: sent ?? JSON.stringify(source) } : { id, version, source: sent ?? JSON.stringify(source), routing };
     const put: DocWrite = { op: 'put', uuid: this.uuid, shard: shard.number, seq, doc };
     const result = this.#result(id, location, existing ? 'updated' : 'created', existing ? 200 : 201);
@@ -229,7 +229,7 @@ export class SearchIndex {
     }
     const version = existing.version + 1;
     const seq = shard.stageDelete(id, version, batch);
-    const removal: DocWrite = { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
+    const removal: DeleteWrite = { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
     const result = this.#result(id, { ...existing, seq, version }, 'deleted', 200);
     return { index: this, result, shard: shard.number, effect: 'delete', id, seq, version, values: undefined, routing: undefined, replaces: false, put: undefined, removal, fields: undefined };
   }

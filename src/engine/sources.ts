@@ -11,7 +11,7 @@
  * while g or an older generation is still the newest or pinned (a point in time, a scroll), and
  * released as soon as none is.
  */
-import { asStored, type DocStore, type DocToStore, type DocWrite, type StoredDoc } from '../store/doc-store.ts';
+import { asStored, type DeleteWrite, type DocStore, type DocToStore, type DocWrite, type StoredDoc } from '../store/doc-store.ts';
 
 export interface SourceStats {
   /** Replaced or deleted documents kept for snapshots that still show them. */
@@ -38,9 +38,22 @@ interface ShardSources {
   pins: Map<number, number>;
 }
 
+/** A batch's writes on their way to storage, found by key only when a read asks for one of them. */
+interface InFlight {
+  writes: readonly DocWrite[];
+  /** Its puts' documents by `uuid/shard/seq`, for the first {@link InFlight.indexed} writes. */
+  byKey: Map<string, DocToStore>;
+  indexed: number;
+}
+
 export class Sources {
-  /** By uuid, shard, then seq: the document and how many batches in flight hold it (nested maps: no key string per write). */
+  /**
+   * Documents replaced or deleted by a batch in flight, read when it was planned: by uuid, shard,
+   * then seq, with how many batches in flight hold each (nested maps: no key string per write).
+   */
   readonly #committing = new Map<string, Map<number, Map<number, { doc: DocToStore; holds: number }>>>();
+  /** The batches in flight (a few at a time), whose puts are read from them until stored. */
+  readonly #inFlight = new Map<readonly DocWrite[], InFlight>();
   /** By `uuid/shard`. */
   readonly #shards = new Map<string, ShardSources>();
   /** Shards (`uuid/shard`) whose release goes on in a later pass of the loop. */
@@ -50,8 +63,31 @@ export class Sources {
 
   /** The document stored (or being stored) at (uuid, shard, seq), or one a live snapshot still shows. */
   load(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    const committing = this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc;
-    return (committing && asStored(committing)) ?? this.store.getDoc(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
+    const held = this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc;
+    if (held) return asStored(held);
+    const stored = this.store.getDoc(uuid, shard, seq);
+    if (stored) return stored;
+    const writing = this.#writing(uuid, shard, seq);
+    return writing ? asStored(writing) : this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
+  }
+
+  /**
+   * The document a batch in flight puts at (uuid, shard, seq), if one does. Only an update of a
+   * document written in a batch still in flight asks (searches and GETs read applied documents,
+   * which storage has), so the batches are indexed when asked, not as they are planned.
+   */
+  #writing(uuid: string, shard: number, seq: number): DocToStore | undefined {
+    if (this.#inFlight.size === 0) return undefined;
+    const key = `${uuid}/${shard}/${seq}`;
+    for (const batch of this.#inFlight.values()) {
+      for (const { writes, byKey } = batch; batch.indexed < writes.length; batch.indexed++) {
+        const write = writes[batch.indexed];
+        if (write.op === 'put') byKey.set(`${write.uuid}/${write.shard}/${write.seq}`, write.doc);
+      }
+      const doc = batch.byKey.get(key);
+      if (doc) return doc;
+    }
+    return undefined;
   }
 
   /**
@@ -66,18 +102,32 @@ export class Sources {
     for (let i = 0; i < n; i++) {
       const seq = seqs[i];
       const held = committing?.get(seq)?.doc;
-      out[i] = (held && asStored(held).source) ?? this.store.sourceText(uuid, shard, seq) ?? retired?.get(seq)?.doc.source;
+      out[i] = held ? asStored(held).source : (this.store.sourceText(uuid, shard, seq) ?? this.#writingText(uuid, shard, seq) ?? retired?.get(seq)?.doc.source);
     }
     return out;
   }
 
+  #writingText(uuid: string, shard: number, seq: number): string | undefined {
+    const doc = this.#writing(uuid, shard, seq);
+    return doc && asStored(doc).source;
+  }
+
   /**
-   * A write is on its way to storage: its document, or the one it replaces or deletes (read now,
-   * while storage still has it), is served from memory until {@link committed}.
+   * A batch's writes are on their way to storage: the documents it puts are read from it until
+   * {@link committed}, by the writes planned after them too (the list is read as it grows).
    */
-  committing(write: DocWrite): void {
-    const doc = write.op === 'put' ? write.doc : this.load(write.uuid, write.shard, write.seq);
+  writing(writes: readonly DocWrite[]): void {
+    this.#inFlight.set(writes, { writes, byKey: new Map(), indexed: 0 });
+  }
+
+  /**
+   * A write that replaces or deletes a document is on its way to storage: that document, read now
+   * while storage still has it, is served from memory until {@link committed}.
+   */
+  committing(removal: DeleteWrite): void {
+    const doc = this.load(removal.uuid, removal.shard, removal.seq);
     if (!doc) return;
+    const write = removal;
     let shards = this.#committing.get(write.uuid);
     if (!shards) this.#committing.set(write.uuid, (shards = new Map()));
     let docs = shards.get(write.shard);
@@ -89,7 +139,9 @@ export class Sources {
 
   /** The batch is applied (or failed): storage, and the retired documents, answer for its documents from now on. */
   committed(writes: readonly DocWrite[]): void {
+    this.#inFlight.delete(writes);
     for (const write of writes) {
+      if (write.op === 'put') continue;
       const shards = this.#committing.get(write.uuid);
       const docs = shards?.get(write.shard);
       const held = docs?.get(write.seq);
@@ -147,13 +199,16 @@ export class Sources {
   }
 
   stats(): SourceStats {
-    let retained = 0, pinned = 0, committing = 0;
-    for (const shards of this.#committing.values()) for (const docs of shards.values()) committing += docs.size;
+    let retained = 0, pinned = 0;
+    // A document a batch puts may be one a later batch replaces: counted once.
+    const committing = new Set<string>();
+    for (const [uuid, shards] of this.#committing) for (const [shard, docs] of shards) for (const seq of docs.keys()) committing.add(`${uuid}/${shard}/${seq}`);
+    for (const { writes } of this.#inFlight.values()) for (const write of writes) if (write.op === 'put') committing.add(`${write.uuid}/${write.shard}/${write.seq}`);
     for (const entry of this.#shards.values()) {
       retained += entry.retired.size;
       pinned += entry.pins.size;
     }
-    return { retained, committing, pinned_generations: pinned };
+    return { retained, committing: committing.size, pinned_generations: pinned };
   }
 
   /**

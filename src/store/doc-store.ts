@@ -62,6 +62,9 @@ export type DocWrite =
   /** `at`: the seq of the operation that deleted or replaced the document stored at `seq`. */
   | { op: 'delete'; uuid: string; shard: number; seq: number; at: number };
 
+/** A write that deletes the document stored at `seq` (replaced or deleted by the operation at `at`). */
+export type DeleteWrite = Extract<DocWrite, { op: 'delete' }>;
+
 /** The key of a segment or a deletes-log entry (lmdb's ordered array keys). */
 type DocKey = [uuid: string, shard: number, seq: number];
 

@@ -249,6 +249,7 @@ describe('Sources', () => {
             case 'write': {
               // Per op, retire a refreshed old version, then its writes are committing; one store write.
               const writes: DocWrite[] = [];
+              sources.writing(writes);
               for (const op of step.ops) {
                 const old = model!.live.get(op.id);
                 const own: DocWrite[] = [];
@@ -265,7 +266,7 @@ describe('Sources', () => {
                   sources.retire(uuid, step.shard, old, model!.newest);
                   model!.retired.set(old, model!.newest);
                 }
-                for (const write of own) sources.committing(write);
+                for (const write of own) if (write.op === 'delete') sources.committing(write);
                 writes.push(...own);
               }
               inflight.push({ writes, done: store.write(writes) });
@@ -327,7 +328,7 @@ describe('Sources', () => {
       { op: 'put', uuid: 'd', shard: 0, seq: 0, doc: doc('a') },
       { op: 'put', uuid: 'dd', shard: 0, seq: 0, doc: doc('b') },
     ];
-    for (const write of writes) sources.committing(write);
+    sources.writing(writes);
     await store.write(writes);
     sources.committed(writes);
     for (const uuid of ['d', 'dd']) {

@@ -95,6 +95,7 @@ export class WriteBatches {
     const touched = new Map<SearchIndex, Set<number>>();
     const plans: Planned[] = [];
     const created: SearchIndex[] = [];
+    this.sources.writing(writes);
     const items = ops.map((op): WriteItem | EsError => {
       try {
         const target = this.targets.indexFor(op);
@@ -114,10 +115,7 @@ export class WriteBatches {
           this.sources.committing(planned.removal);
           writes.push(planned.removal);
         }
-        if (planned.put) {
-          this.sources.committing(planned.put);
-          writes.push(planned.put);
-        }
+        if (planned.put) writes.push(planned.put);
         if (!touched.has(index)) touched.set(index, new Set());
         touched.get(index)!.add(planned.shard);
         return planned.result;
