@@ -127,14 +127,13 @@ export class Sources {
   committing(removal: DeleteWrite): void {
     const doc = this.load(removal.uuid, removal.shard, removal.seq);
     if (!doc) return;
-    const write = removal;
-    let shards = this.#committing.get(write.uuid);
-    if (!shards) this.#committing.set(write.uuid, (shards = new Map()));
-    let docs = shards.get(write.shard);
-    if (!docs) shards.set(write.shard, (docs = new Map()));
-    const held = docs.get(write.seq);
+    let shards = this.#committing.get(removal.uuid);
+    if (!shards) this.#committing.set(removal.uuid, (shards = new Map()));
+    let docs = shards.get(removal.shard);
+    if (!docs) shards.set(removal.shard, (docs = new Map()));
+    const held = docs.get(removal.seq);
     if (held) held.holds++;
-    else docs.set(write.seq, { doc, holds: 1 });
+    else docs.set(removal.seq, { doc, holds: 1 });
   }
 
   /** The batch is applied (or failed): storage, and the retired documents, answer for its documents from now on. */

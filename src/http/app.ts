@@ -72,7 +72,6 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
       return Promise.resolve(sendError(c, toEsError(error)));
     }
     // The request's work waits for its turn (turns.ts), and so does the work after its body is in (request-body.ts).
-    if (process.env.DP_NOTURNS) return next().finally(release);
     return turns
       .take()
       .then(next)

@@ -17,14 +17,14 @@
  * const filter = new IdFilter(1000);
  * filter.add(idHash('a'));
  * filter.mayHold(idHash('a')); // true
- * filter.mayHold(idHash('b')); // false, but for about one id in 400
+ * filter.mayHold(idHash('b')); // false, but for one id in a thousand or so
  */
 
 /** Eight words of 32 bits a block: a hash sets one bit in each. */
 const WORDS = 8;
 /** The odd constants that pick a hash's bit in each word (Parquet's SBBF salts). */
 const SALTS = new Int32Array([0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31]);
-/** Bits of filter per id it is sized for: about 0.3 % false positives at that load. */
+/** Bits of filter per id it is sized for: 0.1–0.3 % false positives at that load. */
 const BITS_PER_ID = 16;
 const FIRST_CAPACITY = 1024;
 
