@@ -20,6 +20,9 @@ export class WriteItemJson {
   /** From the result to the `_seq_no` key, the same for an index's items of one result: kept from the last item. */
   #middle: { result: string; forced: boolean; shards: WriteItem['_shards'] | undefined; bytes: Uint8Array } = { result: '', forced: false, shards: undefined, bytes: new Uint8Array() };
 
+  /** From the `_primary_term` key to the item's end, the same for items of one status: kept from the last item. */
+  #tail = { primaryTerm: -1, status: -1, bytes: new Uint8Array() };
+
   write(out: JsonBytes, action: string, item: WriteItem): void {
     out.raw(this.#headOf(action, item._index));
     out.string(item._id);
@@ -27,11 +30,7 @@ export class WriteItemJson {
     out.number(item._version);
     out.raw(this.#middleOf(item));
     out.number(item._seq_no);
-    out.raw(PRIMARY_TERM);
-    out.number(item._primary_term);
-    out.raw(STATUS);
-    out.number(item.status);
-    out.raw(END);
+    out.raw(this.#tailOf(item));
   }
 
   #headOf(action: string, index: string): Uint8Array {
@@ -49,9 +48,14 @@ export class WriteItemJson {
     }
     return this.#middle.bytes;
   }
+
+  #tailOf({ _primary_term: primaryTerm, status }: WriteItem): Uint8Array {
+    const tail = this.#tail;
+    if (primaryTerm !== tail.primaryTerm || status !== tail.status) {
+      this.#tail = { primaryTerm, status, bytes: Buffer.from(`,"_primary_term":${JSON.stringify(primaryTerm)},"status":${JSON.stringify(status)}}}`) };
+    }
+    return this.#tail.bytes;
+  }
 }
 
 const VERSION = Buffer.from(',"_version":');
-const PRIMARY_TERM = Buffer.from(',"_primary_term":');
-const STATUS = Buffer.from(',"status":');
-const END = Buffer.from('}}');
