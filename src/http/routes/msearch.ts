@@ -115,7 +115,7 @@ async function readSearches(lines: NdjsonLine[], defaults: Params, pathIndex: st
  * with the header's keys over them), read with ES's XContentMapValues rules.
  */
 function readHeader(line: NdjsonLine, defaults: Params, pathIndex: string | undefined): { index: string | undefined; params: Params } {
-  const header = parseJsonObject(Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString());
+  const header = parseJsonObject(line.bytes.toString());
   const params: Params = { ...defaults };
   let index = pathIndex;
   for (const [key, value] of Object.entries(header)) {
