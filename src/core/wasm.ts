@@ -233,7 +233,7 @@ export class WasmKernels {
   }
 
   #writeSpec(spec: number, keys: readonly KeyOrder[], columns?: number[]): void {
-    const view = new DataView(this.#x.memory.buffer);
+    const { u32, f64 } = this.#heap();
     for (let j = 0; j < keys.length; j++) {
       const key = keys[j];
       let flags = key.order === 'desc' ? FLAG_DESC : 0;
@@ -243,9 +243,10 @@ export class WasmKernels {
         flags |= MISSING_VALUE;
         stand = key.missing;
       }
-      view.setUint32(spec + j * SPEC_BYTES, columns?.[j] ?? 0, true);
-      view.setUint32(spec + j * SPEC_BYTES + 4, flags, true);
-      view.setFloat64(spec + j * SPEC_BYTES + 8, stand, true);
+      const at = spec + j * SPEC_BYTES;
+      u32[at >>> 2] = columns?.[j] ?? 0;
+      u32[(at + 4) >>> 2] = flags;
+      f64[(at + 8) >>> 3] = stand;
     }
   }
 
@@ -255,32 +256,48 @@ export class WasmKernels {
    */
   #layout(scratch: (bytes: number) => number, { order, runs }: Runs<Column>, outBytes: number): { spec: number; table: number; out: number } {
     const keys = order.length;
-    const addresses = new Float64Array(runs.length * keys * 2);
+    const tableBytes = Math.max(1, runs.length) * RUN_BYTES;
+    const spec = scratch(keys * SPEC_BYTES + tableBytes + outBytes);
+    const table = spec + keys * SPEC_BYTES;
+    // Columns not in the module's memory are copied in first: an allocation may grow the memory,
+    // which detaches views of it, so the table is written only once every block is placed.
+    const addresses = this.#addresses;
+    addresses.length = 0;
     for (let r = 0; r < runs.length; r++) {
       const run = runs[r];
       for (let j = 0; j < keys; j++) {
         const key = run.keys[j];
-        addresses[(r * keys + j) * 2] = this.#place(scratch, key.values, run.length);
-        addresses[(r * keys + j) * 2 + 1] = key.map ? this.#place(scratch, key.map, key.map.length) : 0;
+        addresses.push(this.#place(scratch, key.values, run.length), key.map ? this.#place(scratch, key.map, key.map.length) : 0);
       }
     }
-    const tableBytes = Math.max(1, runs.length) * RUN_BYTES;
-    const spec = scratch(keys * SPEC_BYTES + tableBytes + outBytes);
-    const table = spec + keys * SPEC_BYTES;
     this.#writeSpec(spec, order);
-    const view = new DataView(this.#x.memory.buffer);
+    const { u32, f64 } = this.#heap();
     for (let r = 0; r < runs.length; r++) {
       const run = runs[r];
+      // Block addresses are 16-byte aligned and RUN_BYTES and SPEC_BYTES multiples of 8: every f64 is aligned.
       const at = table + r * RUN_BYTES;
-      view.setUint32(at, run.length, true);
-      view.setUint32(at + 4, 0, true);
+      u32[at >>> 2] = run.length;
+      u32[(at + 4) >>> 2] = 0;
       for (let j = 0; j < keys; j++) {
-        view.setUint32(at + 8 + j * 16, addresses[(r * keys + j) * 2], true);
-        view.setUint32(at + 12 + j * 16, addresses[(r * keys + j) * 2 + 1], true);
-        view.setFloat64(at + 16 + j * 16, run.keys[j].offset ?? 0, true);
+        u32[(at + 8 + j * 16) >>> 2] = addresses[(r * keys + j) * 2];
+        u32[(at + 12 + j * 16) >>> 2] = addresses[(r * keys + j) * 2 + 1];
+        f64[(at + 16 + j * 16) >>> 3] = run.keys[j].offset ?? 0;
       }
     }
     return { spec, table, out: table + tableBytes };
+  }
+
+  /** The block addresses of the columns a layout reads (one array, reused: layouts run one at a time). */
+  readonly #addresses: number[] = [];
+
+  /** Views of the module's whole memory, made again when it grows (growing detaches the old buffer). */
+  #views: { buffer: ArrayBuffer; u32: Uint32Array; f64: Float64Array } | undefined;
+
+  #heap(): { u32: Uint32Array; f64: Float64Array } {
+    const buffer = this.#x.memory.buffer;
+    let views = this.#views;
+    if (views === undefined || views.buffer !== buffer) this.#views = views = { buffer, u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
+    return views;
   }
 
   /** The address of a column's first value: in place when it lives in the module, else a scratch copy. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reference, wasmKernels } from '../../src/core/index.ts';
+import { reference, WasmKernels, wasmKernels, wasmModule } from '../../src/core/index.ts';
 import { runsOf, totalOf } from './arbitraries.ts';
 
 const wasm = wasmKernels();
@@ -44,5 +44,21 @@ describe('mergeRuns matches the reference', () => {
     const runs = { order: [{}], runs: [{ length: 3, keys: [{ values: Float64Array.from([1, 2, 3]) }] }] };
     expect(wasm.mergeRuns(runs, 3, 10).run.length).toBe(0);
     expect(wasm.mergeRuns(runs, 0, 0).run.length).toBe(0);
+  });
+
+  it('copies plain columns in even when that grows the memory: the run table is written after, right', () => {
+    // A fresh instance starts with little memory: copying these in grows it, detaching earlier views.
+    const fresh = new WasmKernels(wasmModule());
+    const before = fresh.memory.buffer.byteLength;
+    const n = 1 << 20;
+    const runs = {
+      order: [{ order: 'desc' as const }],
+      runs: [0, 1, 2].map((r) => ({ length: n, keys: [{ values: Float64Array.from({ length: n }, (_, i) => (n - i) * 3 + r) }] })),
+    };
+    const got = fresh.mergeRuns(runs, 5, 7);
+    expect(fresh.memory.buffer.byteLength).toBeGreaterThan(before);
+    const want = reference.mergeRuns(runs, 5, 7);
+    expect([...got.run]).toEqual([...want.run]);
+    expect([...got.pos]).toEqual([...want.pos]);
   });
 });
