@@ -28,7 +28,8 @@ export class JsonBytes {
 
   /** Any text (JSON already serialized), as UTF-8. */
   text(text: string): void {
-    this.#room(text.length * 3);
+    // Room for the most it can take, or if that is more than is left, for what it takes.
+    if (this.#at + text.length * 3 > this.#bytes.length) this.#room(Buffer.byteLength(text));
     this.#at += this.#bytes.write(text, this.#at, 'utf8');
   }
 

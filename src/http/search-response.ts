@@ -20,7 +20,7 @@ export function searchResponseBody(body: SearchResponse): Buffer {
   let estimate = shell.length + 8;
   for (let i = 0; i < list.length; i++) {
     const source = list[i]._source;
-    estimate += HIT_BYTES + (source instanceof RawJson ? source.text.length : 0);
+    estimate += HIT_BYTES + (source instanceof RawJson ? (source.bytes?.length ?? source.text.length) : 0);
   }
   const out = new JsonBytes(estimate);
   out.text(shell.slice(0, -EMPTY_HITS.length));
@@ -69,7 +69,9 @@ function writeHit(out: JsonBytes, hit: Hit, comma: boolean, names: Map<string, s
   }
   if (hit._source instanceof RawJson) {
     out.ascii(',"_source":');
-    out.text(hit._source.text);
+    const { bytes } = hit._source;
+    if (bytes) out.raw(bytes);
+    else out.text(hit._source.text);
   } else if (hit._source !== undefined) {
     out.ascii(',"_source":');
     out.text(JSON.stringify(hit._source));

@@ -235,13 +235,13 @@ export class DocStore {
   }
 
   /**
-   * One stored document's `_source` as text: its UTF-8 bytes decoded (never parsed), read straight
-   * out of lmdb's shared read buffer, which costs half of copying the bytes out first.
+   * One stored document's `_source` as its UTF-8 bytes (never decoded or parsed): a view of lmdb's
+   * shared read buffer, valid only until the next read, so a caller copies what it keeps.
    */
-  sourceText(uuid: string, shard: number, seq: number): string | undefined {
-    // Valid until the next read; its `length` is the value's, whatever the buffer's capacity.
+  sourceBytes(uuid: string, shard: number, seq: number): Uint8Array | undefined {
+    // Its `length` is the value's, whatever the buffer's capacity.
     const bytes = this.docs.getBinaryFast(this.#keys.key(uuid, shard, seq));
-    return bytes && bytes.toString('utf8', sourceStart(bytes), bytes.length);
+    return bytes && bytes.subarray(sourceStart(bytes), bytes.length);
   }
 
   /** Every stored document of the index, in (shard, seq) order. */

@@ -9,8 +9,8 @@ export interface SourceHit {
   id: string;
   routing?: string;
   source: Record<string, unknown>;
-  /** The source's JSON text as stored, when the source has it: the destination stores it as it is. */
-  text?: string;
+  /** The source's JSON as stored (its text or UTF-8 bytes), when the source has it: the destination stores it as it is. */
+  text?: string | Uint8Array;
 }
 /**
  * Batches of a source, in order; an empty batch means the end. `next(extraKeepAliveMs)` keeps the

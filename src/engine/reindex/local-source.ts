@@ -63,7 +63,7 @@ export class LocalSource implements HitSource {
       const kept = hit._source ?? {};
       // Unfiltered, the stored text goes to the destination as it is, parsed once for its mappings.
       // Its search asks for no `stored_fields`, so every hit has its `_id`. One shape for every hit.
-      if (kept instanceof RawJson) return { index: hit._index, id: hit._id!, routing: hit._routing, source: kept.value as Record<string, unknown>, text: kept.text };
+      if (kept instanceof RawJson) return { index: hit._index, id: hit._id!, routing: hit._routing, source: kept.value as Record<string, unknown>, text: kept.bytes ?? kept.text };
       return { index: hit._index, id: hit._id!, routing: hit._routing, source: kept, text: undefined };
     });
   }

@@ -19,8 +19,8 @@ import type { RawJson } from '../raw-json.ts';
 import { docValueReaders, docValuesOf, type DocValueReader } from './doc-values.ts';
 import { sourceOf } from './source-filter.ts';
 
-/** Reads the `_source` text of one shard's documents for the fetch phase, in the order of `seqs`. */
-export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (string | undefined)[];
+/** Reads the `_source` of one shard's documents for the fetch phase, in the order of `seqs`: JSON text or its UTF-8 bytes. */
+export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (string | Uint8Array | undefined)[];
 
 export interface SearchResponse {
   took: number;
@@ -162,7 +162,7 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
 }
 
 /** The page's stored documents, read shard by shard (the loader reads one shard's documents at a time). */
-function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (string | undefined)[] {
+function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (string | Uint8Array | undefined)[] {
   // By target, then shard: a page in index order has few groups, each in order.
   const groups = new Map<IndexSnapshot, Map<number, number[]>>();
   page.forEach((entry, i) => {
@@ -173,7 +173,7 @@ function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[],
     if (group) group.push(i);
     else shards.set(entry.shard, [i]);
   });
-  const docs: (string | undefined)[] = new Array(page.length);
+  const docs: (string | Uint8Array | undefined)[] = new Array(page.length);
   for (const [target, shards] of groups) {
     for (const [shard, indices] of shards) {
       const loaded = load(target, shard, indices.map((i) => page[i].live.segment.seqs[page[i].local]));
@@ -203,7 +203,7 @@ function fetchChecks(targets: readonly IndexSnapshot[], request: SearchRequest, 
   });
 }
 
-function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: string | undefined, score: number | null, readers?: readonly DocValueReader[]): Hit {
+function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: string | Uint8Array | undefined, score: number | null, readers?: readonly DocValueReader[]): Hit {
   const { segment } = entry.live;
   const local = entry.local;
   // Fields in ES's order; a plain hit (the common case) is one literal.

@@ -8,8 +8,8 @@ import { globPattern, type Glob } from '../patterns.ts';
 import { RawJson } from '../raw-json.ts';
 import type { SourceFilter } from './request.ts';
 
-/** A stored `_source` (its JSON text) as a hit carries it: the text itself, unless a filter keeps only parts. */
-export function sourceOf(raw: string, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
+/** A stored `_source` (its JSON text or bytes) as a hit carries it: as stored, unless a filter keeps only parts. */
+export function sourceOf(raw: string | Uint8Array, filter: Exclude<SourceFilter, false>): RawJson | Record<string, unknown> {
   const json = new RawJson(raw);
   if (filter.includes.length === 0 && filter.excludes.length === 0) return json;
   return filterSource(json.value as Record<string, unknown>, filter);
