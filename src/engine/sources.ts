@@ -92,42 +92,16 @@ export class Sources {
 
   /**
    * The `_source` of the documents at `seqs` of one shard, in that order, as JSON text or its UTF-8
-   * bytes: each read with a lookup of its own, which with byte keys costs a third of stepping through
-   * a range of storage (a cursor's step decodes a key and copies a value). Stored bytes are copied
-   * into one buffer for all of them (views of it), never decoded: a response splices them in as
-   * they are.
+   * bytes: what storage has (a document being replaced or deleted is still there until its batch
+   * commits, and a seq always names the same document), then what is still in flight or retired.
    */
   sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (string | Uint8Array | undefined)[] {
-    const n = seqs.length;
-    const out: (string | Uint8Array | undefined)[] = new Array(n);
-    const committing = this.#committing.get(uuid)?.get(shard), retired = this.#shards.get(shardKey(uuid, shard))?.retired;
-    // Where each stored source lies in `copied` (its end, at 2i + 1), for the views made at the end.
-    const spans = new Int32Array(2 * n).fill(-1);
-    let copied = Buffer.allocUnsafe(n * SOURCE_BYTES_GUESS);
-    let at = 0;
-    for (let i = 0; i < n; i++) {
+    const out: (string | Uint8Array | undefined)[] = this.store.sourcesOf(uuid, shard, seqs);
+    for (let i = 0; i < seqs.length; i++) {
+      if (out[i] !== undefined) continue;
       const seq = seqs[i];
-      const held = committing?.get(seq)?.doc;
-      if (held) {
-        out[i] = held.source;
-        continue;
-      }
-      // Valid until the next read: copied before it.
-      const bytes = this.store.sourceBytes(uuid, shard, seq);
-      if (!bytes) {
-        out[i] = this.#writing(uuid, shard, seq)?.source ?? retired?.get(seq)?.doc.source;
-        continue;
-      }
-      if (at + bytes.length > copied.length) {
-        const grown = Buffer.allocUnsafe(Math.max(at + bytes.length, 2 * copied.length));
-        copied.copy(grown, 0, 0, at);
-        copied = grown;
-      }
-      copied.set(bytes, at);
-      spans[2 * i] = at;
-      spans[2 * i + 1] = at += bytes.length;
+      out[i] = (this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc ?? this.#writing(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc)?.source;
     }
-    for (let i = 0; i < n; i++) if (spans[2 * i] >= 0) out[i] = copied.subarray(spans[2 * i], spans[2 * i + 1]);
     return out;
   }
 
@@ -278,6 +252,3 @@ const shardKey = (uuid: string, shard: number) => `${uuid}/${shard}`;
 
 /** Retired documents released per pass of the event loop. */
 const RELEASE_BATCH = 8192;
-
-/** Room made for each source a page reads, at first (the buffer grows for larger ones). */
-const SOURCE_BYTES_GUESS = 256;

@@ -12,19 +12,21 @@ import type { Hit, SearchResponse } from '../engine/search/search.ts';
 import { JsonBytes } from './json-bytes.ts';
 
 export function searchResponseBody(body: SearchResponse): Buffer {
-  const { hits } = body;
-  // The hits array comes last (`hits` is the response's last field, and `hits.hits` its own).
-  const shell = JSON.stringify({ ...body, hits: { ...hits, hits: [] } });
-  if (!shell.endsWith(EMPTY_HITS)) return Buffer.from(JSON.stringify(body));
-  const list = hits.hits;
-  let estimate = shell.length + 8;
+  const list = body.hits.hits;
+  let estimate = HEAD_BYTES;
   for (let i = 0; i < list.length; i++) {
     const source = list[i]._source;
     estimate += HIT_BYTES + (source instanceof RawJson ? (source.bytes?.length ?? source.text.length) : 0);
   }
   const out = new JsonBytes(estimate);
-  out.text(shell.slice(0, -EMPTY_HITS.length));
-  out.ascii('"hits":[');
+  if (!writePlainHead(out, body)) {
+    // Any other shape (a cursor's id first, shard failures): everything but the hits as JSON.stringify writes it.
+    // The hits array comes last (`hits` is the response's last field, and `hits.hits` its own).
+    const shell = JSON.stringify({ ...body, hits: { ...body.hits, hits: [] } });
+    if (!shell.endsWith(EMPTY_HITS)) return Buffer.from(JSON.stringify(body));
+    out.text(shell.slice(0, -EMPTY_HITS.length));
+    out.ascii('"hits":[');
+  }
   // The JSON of each index name, written once.
   const names = new Map<string, string>();
   for (let i = 0; i < list.length; i++) writeHit(out, list[i], i > 0, names);
@@ -33,8 +35,60 @@ export function searchResponseBody(body: SearchResponse): Buffer {
 }
 
 const EMPTY_HITS = '"hits":[]}}';
-/** About what a hit takes besides its `_source` (the answer's buffer grows if it takes more). */
+/** About what a hit takes besides its `_source`, and the rest of the response (the answer's buffer grows if they take more). */
 const HIT_BYTES = 96;
+const HEAD_BYTES = 256;
+
+/**
+ * The usual response's fields up to its hits array (`took`, `timed_out`, `_shards` without failures,
+ * `hits` with or without `total`), as `JSON.stringify` writes them: false, writing nothing, for any
+ * other shape.
+ */
+function writePlainHead(out: JsonBytes, body: SearchResponse): boolean {
+  if (!hasKeys(body, PLAIN_KEYS) || !hasKeys(body._shards, SHARDS_KEYS)) return false;
+  const { hits } = body;
+  const { total } = hits;
+  if (!hasKeys(hits, total === undefined ? HITS_KEYS_UNTRACKED : HITS_KEYS)) return false;
+  if (typeof total === 'object' && !hasKeys(total, TOTAL_KEYS)) return false;
+  const shards = body._shards;
+  out.ascii('{"took":');
+  out.number(body.took);
+  out.ascii(body.timed_out ? ',"timed_out":true,"_shards":{"total":' : ',"timed_out":false,"_shards":{"total":');
+  out.number(shards.total);
+  out.ascii(',"successful":');
+  out.number(shards.successful);
+  out.ascii(',"skipped":');
+  out.number(shards.skipped);
+  out.ascii(',"failed":');
+  out.number(shards.failed);
+  out.ascii('},"hits":{');
+  if (typeof total === 'object') {
+    out.ascii('"total":{"value":');
+    out.number(total.value);
+    out.ascii(total.relation === 'eq' ? ',"relation":"eq"},' : ',"relation":"gte"},');
+  } else if (total !== undefined) {
+    out.ascii('"total":');
+    out.number(total);
+    out.ascii(',');
+  }
+  out.ascii('"max_score":');
+  scalar(out, hits.max_score);
+  out.ascii(',"hits":[');
+  return true;
+}
+
+const PLAIN_KEYS = ['took', 'timed_out', '_shards', 'hits'];
+const SHARDS_KEYS = ['total', 'successful', 'skipped', 'failed'];
+const HITS_KEYS = ['total', 'max_score', 'hits'];
+const HITS_KEYS_UNTRACKED = ['max_score', 'hits'];
+const TOTAL_KEYS = ['value', 'relation'];
+
+/** Whether the object's own keys are exactly these, in this order. */
+function hasKeys(object: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in object) if (key !== keys[i++]) return false;
+  return i === keys.length;
+}
 
 /** The fields {@link writeHit} writes: a field added to {@link Hit} and not written here fails to compile. */
 const WRITTEN = ['_index', '_id', '_version', '_seq_no', '_primary_term', '_score', '_routing', '_source', 'fields', 'sort'] as const;
@@ -95,6 +149,7 @@ function writeHit(out: JsonBytes, hit: Hit, comma: boolean, names: Map<string, s
 /** A hit's id, score or sort value as `JSON.stringify` writes it (non-finite numbers as null). */
 function scalar(out: JsonBytes, value: unknown): void {
   if (typeof value === 'number') out.number(value);
+  else if (value === null) out.ascii('null');
   else if (typeof value === 'string') out.string(value);
   else out.ascii(JSON.stringify(value) ?? 'null');
 }

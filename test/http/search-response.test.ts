@@ -22,13 +22,31 @@ const hitArb: fc.Arbitrary<Hit> = fc
     sort: fc.option(fc.array(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.integer(), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, -0), fc.boolean(), fc.constant(null))), { nil: undefined }),
   })
   // A stored source is its text as it was sent, whitespace included.
-  .map(({ source, ...hit }) => ({ ...hit, ...(source && { _source: new RawJson(spaced(source[0], source[1])) }) }) as Hit);
+  // (Stored sources are read as bytes; a source made in memory is text.)
+  .chain((hit) => fc.tuple(fc.constant(hit), fc.boolean()))
+  .map(([{ source, ...hit }, asBytes]) => {
+    const text = source && spaced(source[0], source[1]);
+    return { ...hit, ...(text !== undefined && { _source: new RawJson(asBytes ? new Uint8Array(Buffer.from(text)) : text) }) } as Hit;
+  });
+
+/** Every shape of the fields before the hits: a cursor's id first, shard failures, each form of `total`. */
+const headArb = fc.record({
+  pit: fc.oneof(fc.constant(undefined), fc.string()),
+  took: fc.nat(),
+  timedOut: fc.boolean(),
+  shards: fc.oneof(
+    fc.record({ total: fc.nat(), successful: fc.nat(), skipped: fc.nat(), failed: fc.nat() }),
+    fc.record({ total: fc.nat(), successful: fc.nat(), skipped: fc.nat(), failed: fc.nat(), failures: fc.array(fc.record({ shard: fc.nat(), index: fc.string() }), { maxLength: 2 }) }),
+  ),
+  total: fc.oneof(fc.constant(undefined), fc.nat(), fc.record({ value: fc.nat(), relation: fc.constantFrom('eq' as const, 'gte' as const) })),
+  maxScore: fc.oneof(fc.constant(null), fc.double(), fc.constantFrom(NaN, Infinity)),
+});
 
 describe('search response text', () => {
   it('is the JSON the response serializes to, with each _source spliced in as stored', () => {
     fc.assert(
-      fc.property(fc.array(hitArb, { maxLength: 20 }), fc.option(fc.string(), { nil: undefined }), (hits, pit) => {
-        const body = { ...(pit !== undefined && { pit_id: pit }), took: 1, timed_out: false, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 }, hits: { total: { value: hits.length, relation: 'eq' as const }, max_score: null, hits } } as SearchResponse;
+      fc.property(fc.array(hitArb, { maxLength: 20 }), headArb, (hits, { pit, took, timedOut, shards, total, maxScore }) => {
+        const body = { ...(pit !== undefined && { pit_id: pit }), took, timed_out: timedOut, _shards: shards, hits: { ...(total !== undefined && { total }), max_score: maxScore, hits } } as SearchResponse;
         const text = Buffer.from(searchResponseBody(body)).toString('utf8');
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(body)));
         // With no stored text spliced in, it is JSON.stringify's text exactly.
@@ -36,6 +54,7 @@ describe('search response text', () => {
         expect(Buffer.from(searchResponseBody(bare)).toString('utf8')).toBe(JSON.stringify(bare));
         for (const hit of hits) if (hit._source instanceof RawJson) expect(text).toContain(hit._source.text);
       }),
+      { numRuns: 300 },
     );
   });
 });

@@ -53,11 +53,18 @@ describe('documents', () => {
   });
 
   it("reads a document's source bytes alone, by its shard and seq", async () => {
-    // A view of lmdb's read buffer, valid until the next read: decoded at once.
     const text = (bytes: Uint8Array | undefined) => bytes && Buffer.from(bytes).toString('utf8');
     await store.write([put('u', 0, 1), put('u', 0, 2), put('u', 1, 2), put('uv', 0, 2)]);
-    expect([text(store.sourceBytes('u', 0, 2)), text(store.sourceBytes('u', 1, 2)), text(store.sourceBytes('uv', 0, 2))]).toEqual(['{"n":"0/2"}', '{"n":"1/2"}', '{"n":"0/2"}']);
-    expect([text(store.sourceBytes('u', 0, 3)), text(store.sourceBytes('u', 2, 1)), text(store.sourceBytes('x', 0, 1))]).toEqual([undefined, undefined, undefined]);
+    expect([...store.sourcesOf('u', 0, [2, 1, 3]).map(text), ...store.sourcesOf('u', 1, [2]).map(text), ...store.sourcesOf('uv', 0, [2]).map(text)]).toEqual(['{"n":"0/2"}', '{"n":"0/1"}', undefined, '{"n":"1/2"}', '{"n":"0/2"}']);
+    expect([...store.sourcesOf('u', 2, [1]), ...store.sourcesOf('x', 0, [1])]).toEqual([undefined, undefined]);
+  });
+
+  it('reads sources of any size together, each whole (their buffer grows past its first guess)', async () => {
+    const sizes = [10, 3000, 1, 700, 5000, 20];
+    const sources = sizes.map((n, i) => JSON.stringify({ i, s: 'é'.repeat(n) }));
+    await store.write(sources.map((source, seq) => put('u', 0, seq, { id: `${seq}`, version: 1, source })));
+    const read = store.sourcesOf('u', 0, [5, 4, 3, 2, 1, 0, 9]);
+    expect(read.map((bytes) => bytes && Buffer.from(bytes).toString('utf8'))).toEqual([...sources.slice().reverse(), undefined]);
   });
 
   it('converts a data directory whose documents are MessagePack objects, once', async () => {
