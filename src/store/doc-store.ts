@@ -247,8 +247,8 @@ export class DocStore {
   sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (Uint8Array | undefined)[] {
     const n = seqs.length;
     const out: (Uint8Array | undefined)[] = new Array(n);
-    // Where each source lies in `copied`, for the views made once every one is in.
-    const spans = new Int32Array(2 * n).fill(-1);
+    // Which documents were found, and where each lies in `copied` (start, end), for the views made once every one is in.
+    const spans: number[] = [];
     let copied = Buffer.allocUnsafe(n * SOURCE_BYTES_GUESS);
     let at = 0;
     for (let i = 0; i < n; i++) {
@@ -262,11 +262,10 @@ export class DocStore {
         copied = grown;
       }
       bytes.copy(copied, at, start, bytes.length);
-      spans[2 * i] = at;
-      spans[2 * i + 1] = at += length;
+      spans.push(i, at, (at += length));
     }
     // Plain views (a Buffer's subarray costs several times as much to make).
-    for (let i = 0; i < n; i++) if (spans[2 * i] >= 0) out[i] = new Uint8Array(copied.buffer, copied.byteOffset + spans[2 * i], spans[2 * i + 1] - spans[2 * i]);
+    for (let k = 0; k < spans.length; k += 3) out[spans[k]] = new Uint8Array(copied.buffer, copied.byteOffset + spans[k + 1], spans[k + 2] - spans[k + 1]);
     return out;
   }
 

@@ -163,25 +163,32 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
 
 /** The page's stored documents, read shard by shard (the loader reads one shard's documents at a time). */
 function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (string | Uint8Array | undefined)[] {
-  // By target, then shard: a page in index order has few groups, each in order.
-  const groups = new Map<IndexSnapshot, Map<number, number[]>>();
-  page.forEach((entry, i) => {
-    const target = targets[entry.target];
-    let shards = groups.get(target);
-    if (!shards) groups.set(target, (shards = new Map()));
-    const group = shards.get(entry.shard);
-    if (group) group.push(i);
-    else shards.set(entry.shard, [i]);
-  });
   const docs: (string | Uint8Array | undefined)[] = new Array(page.length);
-  for (const [target, shards] of groups) {
-    for (const [shard, indices] of shards) {
-      const loaded = load(target, shard, indices.map((i) => page[i].live.segment.seqs[page[i].local]));
-      indices.forEach((i, j) => (docs[i] = loaded[j]));
+  // By target and shard (a page in index order has few groups, each in order): each group's entries,
+  // keyed by the target's place above the shard number.
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < page.length; i++) {
+    const { target, shard } = page[i];
+    const key = target * SHARDS_PER_TARGET + shard;
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  for (const [key, indices] of groups) {
+    const target = targets[Math.floor(key / SHARDS_PER_TARGET)];
+    const seqs = new Array<number>(indices.length);
+    for (let j = 0; j < indices.length; j++) {
+      const { live, local } = page[indices[j]];
+      seqs[j] = live.segment.seqs[local];
     }
+    const loaded = load(target, key % SHARDS_PER_TARGET, seqs);
+    for (let j = 0; j < indices.length; j++) docs[indices[j]] = loaded[j];
   }
   return docs;
 }
+
+/** More than an index's shards can number (`index.number_of_shards` is at most 1024). */
+const SHARDS_PER_TARGET = 2048;
 
 /**
  * What the fetch phase checks on every shard before it reads a hit: `stored_fields: _none_` with a
