@@ -1,6 +1,7 @@
 /**
  * A search response's body as UTF-8 bytes, its hits written one by one so that each stored `_source`
- * goes in as the text it was stored as: never parsed or serialized again. Everything else is written
+ * goes in as the bytes it was stored as (or its text, for one made in memory): never decoded, parsed
+ * or serialized again. Everything else is written
  * as `JSON.stringify` writes it, so the body is what serializing the response would give.
  *
  * Written as bytes rather than joined into one string: a page of 10,000 hits joined into a string of

@@ -5,7 +5,7 @@
  * Named databases: `meta` maps an index name to its {@link IndexMeta}; `tasks` keeps task records by
  * id; `documents` maps a document's key ({@link DocKeys}: the uuid, shard and seq as bytes that sort
  * in that order) to the stored document in a small binary layout ({@link encodeDoc}) whose tail is
- * the `_source` JSON exactly as it arrived, so reading one costs a lookup and a string slice, no
+ * the `_source` JSON exactly as it arrived, so reading one costs a lookup and a copy of its bytes, no
  * decoding. A range over an index's keys yields its documents in (shard, seq) order, for any seq up
  * to 2^53. Data directories from before this layout are converted once when opened: documents as
  * MessagePack objects in `docs`, or under lmdb's array keys (`[uuid, shard, seq]`) in `sources`,
