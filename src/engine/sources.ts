@@ -63,12 +63,19 @@ export class Sources {
 
   /** The document stored (or being stored) at (uuid, shard, seq), or one a live snapshot still shows. */
   load(uuid: string, shard: number, seq: number): StoredDoc | undefined {
-    const held = this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc;
-    if (held) return asStored(held);
     const stored = this.store.getDoc(uuid, shard, seq);
     if (stored) return stored;
-    const writing = this.#writing(uuid, shard, seq);
-    return writing ? asStored(writing) : this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
+    const held = this.#inMemory(uuid, shard, seq);
+    return held && asStored(held);
+  }
+
+  /**
+   * A document storage does not have, not yet or no longer: one a removal in flight holds, one a
+   * batch in flight puts, or one retired. A seq names one document for good, so whichever place
+   * answers, it is the same document storage had or will have.
+   */
+  #inMemory(uuid: string, shard: number, seq: number): DocToStore | undefined {
+    return this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc ?? this.#writing(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc;
   }
 
   /**
@@ -93,14 +100,12 @@ export class Sources {
   /**
    * The `_source` of the documents at `seqs` of one shard, in that order, as JSON text or its UTF-8
    * bytes: what storage has (a document being replaced or deleted is still there until its batch
-   * commits, and a seq always names the same document), then what is still in flight or retired.
+   * commits), then what only memory has.
    */
   sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (string | Uint8Array | undefined)[] {
     const out: (string | Uint8Array | undefined)[] = this.store.sourcesOf(uuid, shard, seqs);
     for (let i = 0; i < seqs.length; i++) {
-      if (out[i] !== undefined) continue;
-      const seq = seqs[i];
-      out[i] = (this.#committing.get(uuid)?.get(shard)?.get(seq)?.doc ?? this.#writing(uuid, shard, seq) ?? this.#shards.get(shardKey(uuid, shard))?.retired.get(seq)?.doc)?.source;
+      if (out[i] === undefined) out[i] = this.#inMemory(uuid, shard, seqs[i])?.source;
     }
     return out;
   }
