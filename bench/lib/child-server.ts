@@ -6,7 +6,7 @@
  * short tail (a full pipe would stall it) and shown only when something fails. Every child is
  * stopped by {@link ChildServer.stop}, and, should this process exit without that, killed on exit.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ export interface ChildServer {
 
 export interface ChildOptions {
   name: string;
-  /** The script, relative to the repository root; run with `node --import tsx`. */
+  /** The script, relative to the repository root; TypeScript runs with `node --import tsx`, JavaScript with `node`. */
   script: string;
   env: Record<string, string>;
   /** Node flags before the script's (e.g. `--cpu-prof`). */
@@ -50,11 +50,21 @@ const LISTENING = /listening on (https?:\/\/\S+)/;
 const TAIL_LINES = 40;
 const STOP_MS = 15_000;
 
-/** The real deeppage server on a free port and an empty temporary data directory. */
+let compiled = false;
+
+/**
+ * The real deeppage server on a free port and an empty temporary data directory: what `npm start`
+ * runs, the compiled dist/server.js, compiled first if the sources changed since
+ * (scripts/build-server.mjs, as `npm start`'s prestart does).
+ */
 export function startDeeppage(options: { seed: boolean; log(line: string): void; dataDir?: string; nodeArgs?: string[]; args?: string[] }): Promise<ChildServer> {
+  if (!compiled) {
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    compiled = true;
+  }
   return startChild({
     name: 'deeppage',
-    script: 'src/server.ts',
+    script: 'dist/server.js',
     env: { DEEPPAGE_SEED: String(options.seed) },
     nodeArgs: options.nodeArgs,
     args: options.args,
@@ -88,7 +98,8 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
   const dataDir = typeof options.dataDir === 'string' ? options.dataDir : owned ? mkdtempSync(join(tmpdir(), `deeppage.bench-${options.name}-`)) : undefined;
   // As `npm start` runs the server (package.json): a 64 MB young generation, since a page of 10,000
   // hits makes many short-lived objects; every child gets it, the hello-world ceiling too.
-  const proc = spawn(process.execPath, ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const proc = spawn(process.execPath, ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), ...loader, options.script, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...(dataDir && { DEEPPAGE_DATA: dataDir }), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -121,7 +121,7 @@ export const scaleSuite: Suite = {
       charts: [],
       notes: {
         data: `${corpus.name}: bench/lib/corpus.ts items(${docs}), { price: double, category: keyword, stock: integer } with ids i0…, mappings ${JSON.stringify(corpus.mappings)}`,
-        server: '`node --max-semi-space-size=64 --import tsx src/server.ts` as a child process (npm start without npm), DEEPPAGE_SEED=false, a temporary data directory (removed afterwards)',
+        server: '`node --max-semi-space-size=64 dist/server.js` as a child process (npm start without npm; the restart is timed from spawning it, the sources already compiled), DEEPPAGE_SEED=false, a temporary data directory (removed afterwards)',
         load: `POST /_bulk in batches of ${BATCH}, one in flight, the next body built while it is; then index.max_result_window = ${docs}`,
         memory: `RssAnon from /proc/<pid>/status (anonymous resident memory: LMDB's mapped file pages are left out), ${settleMs} ms after start, after the load, and after the restart`,
         restart: 'SIGTERM (the server flushes every shard and exits 0), then a new child on the same data directory: ms from spawning it to its listening line, to GET / answered, and to a checked page at the deepest offset',

@@ -12,6 +12,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../engine/helpers.ts';
+import { SERVER_ENTRY } from './server-process.ts';
 
 const children = new Set<ChildProcess>();
 const cleanups: (() => void)[] = [];
@@ -38,9 +39,9 @@ async function credentialsTool(args: string[], stdin?: string): Promise<{ code: 
   return { code, stdout, stderr };
 }
 
-/** `node src/server.ts` with this environment and arguments: its URL once listening, or its exit code and log if it stops first. */
+/** `npm start`'s server with this environment and arguments: its URL once listening, or its exit code and log if it stops first. */
 function server(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+  const child = spawn(process.execPath, [SERVER_ENTRY, ...args], {
     env: { ...process.env, PORT: '0', DEEPPAGE_SEED: 'false', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,6 +1,9 @@
 /**
  * `npm start`'s entry point as a real child process on a free port, for the tests that are about
  * processes: kill -9, restarts, start-up refusals. Call {@link killServers} after each file.
+ *
+ * That entry point is the compiled server, dist/server.js (test/global-setup.ts compiles it from
+ * the sources before any test file runs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,8 +19,11 @@ export interface ServerProcess {
 /** Every server process the tests start, so that none outlives its file. */
 const children = new Set<ChildProcess>();
 
+/** What `npm start` runs (package.json), after the script's node flags: the compiled server. */
+export const SERVER_ENTRY = 'dist/server.js';
+
 export function serverProcess(dataDir: string): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     env: { ...process.env, DEEPPAGE_DATA: dataDir, PORT: '0', DEEPPAGE_SEED: 'false' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

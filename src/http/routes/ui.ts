@@ -1,5 +1,6 @@
 /**
- * The paging page at `/_deeppage/`: plain files from `src/http/ui/`, read once when the routes are
+ * The paging page at `/_deeppage/`: plain files from `ui/` beside the routes (`src/http/ui/`, copied
+ * to `dist/http/ui/` in the compiled server `npm start` runs), read once when the routes are
  * made. A request names a file only as a key of {@link UI_FILES}; no part of a request path ever
  * reaches the filesystem. Elasticsearch never answers under `/_deeppage` (index names cannot start
  * with `_`), so the prefix is deeppage's own.
@@ -40,7 +41,7 @@ interface UiFile {
   etag: string;
 }
 
-/** The files as served, read from `src/http/ui/` now: a missing file stops the server from starting. */
+/** The files as served, read from `../ui/` now: a missing file stops the server from starting. */
 function readUiFiles(): ReadonlyMap<string, UiFile> {
   const files = new Map<string, UiFile>();
   for (const [name, contentType] of Object.entries(UI_FILES)) {
