@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Engine } from './engine/engine.ts';
 import { reportLoopDelayOnSignal } from './event-loop-delay.ts';
+import { watchIdleMemory } from './idle-memory.ts';
 import { parseNodeSettings } from './engine/node-settings.ts';
 import { createApp } from './http/app.ts';
 import { Authenticator } from './http/auth/authenticator.ts';
@@ -144,6 +145,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.error(`deeppage listening on ${running.url}`);
   // SIGUSR2 prints the event-loop delay since the last one (event-loop-delay.ts).
   reportLoopDelayOnSignal();
+  // Memory a burst of work leaves behind goes back once the node is idle for a second (idle-memory.ts).
+  watchIdleMemory({ log: (line) => console.error(line) });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
