@@ -25,6 +25,7 @@
  */
 import { crc32 } from 'node:zlib';
 import { IdColumn } from './ids.ts';
+import { widened } from './narrow.ts';
 import type { TextIndex } from './postings.ts';
 import { Segment, type FieldColumn } from './segment.ts';
 
@@ -53,8 +54,9 @@ export function encodeSegment(segment: Segment): Buffer {
   const chunks: (Uint8Array | TextChunk)[] = [];
   const add = (view: ArrayBufferView) => chunks.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   const { ids } = segment;
-  add(segment.seqs);
-  add(segment.versions);
+  // Stored as f64 whatever width memory keeps them in (narrow.ts).
+  add(widened(segment.seqs));
+  add(widened(segment.versions));
   chunks.push(textChunk(ids.text));
   add(ids.offsets);
   add(ids.hashes);

@@ -5,6 +5,7 @@
  */
 import type { DocValues } from '../mapping.ts';
 import type { IdColumn } from './ids.ts';
+import { narrowest, type WholeNumbers } from './narrow.ts';
 import type { TextIndex } from './postings.ts';
 
 /** A numeric column (dates and booleans too): f64 per document, NaN where the field is missing. */
@@ -101,12 +102,16 @@ export class Segment {
   /** Lazily counted keyword statistics, by field, kept for the segment's life. */
   #keywordCounts = new Map<string, KeywordCounts>();
 
+  /** The storage sequence number of each document: the key of its `_source`. Ascending. */
+  readonly seqs: WholeNumbers;
+  /** Each document's `_version`. */
+  readonly versions: WholeNumbers;
+
   constructor(
     readonly ids: IdColumn,
-    /** The storage sequence number of each document: the key of its `_source`. Ascending. */
-    readonly seqs: Float64Array,
-    /** Each document's `_version`. */
-    readonly versions: Float64Array,
+    /** Kept in the narrowest array that holds them (narrow.ts), as are `versions`. */
+    seqs: Float64Array,
+    versions: Float64Array,
     readonly columns: Map<string, FieldColumn>,
     /**
      * The custom `_routing` of the documents written with one, by local ordinal (usually empty),
@@ -115,7 +120,10 @@ export class Segment {
     readonly routings: ReadonlyMap<number, string>,
     /** Text fields' inverted indexes, by field. */
     readonly texts: ReadonlyMap<string, TextIndex> = new Map(),
-  ) {}
+  ) {
+    this.seqs = narrowest(seqs);
+    this.versions = narrowest(versions);
+  }
 
   get count(): number {
     return this.seqs.length;
