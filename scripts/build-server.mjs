@@ -7,9 +7,10 @@
 // A build that does not type-check fails and leaves no stamp: the next start tries again.
 // `--force` always builds.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { files, stale } from './stale.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
@@ -17,21 +18,7 @@ const stamp = join(out, '.built');
 const sources = files(join(root, 'src'));
 const inputs = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((name) => join(root, name)).concat(sources);
 
-function files(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
-}
-
-function mtime(path) {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
-const built = mtime(stamp) ?? -Infinity;
-const stale = process.argv.includes('--force') || inputs.some((path) => (mtime(path) ?? Infinity) > built);
-if (stale) {
+if (stale(inputs, [stamp])) {
   console.error('deeppage: compiling the server into dist/ (once, and again after the sources change)');
   rmSync(out, { recursive: true, force: true });
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
