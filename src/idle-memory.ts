@@ -9,7 +9,7 @@
  * utilization is read; once it has stayed under {@link QUIET_UTILIZATION} for {@link QUIET_CHECKS}
  * checks in a row, and V8's heap and the memory it tracks outside it (array buffers) have grown by
  * {@link GROWTH_BYTES} or more since the last collection, one full collection runs that also
- * shrinks the young generation. It pauses the loop (about 0.1 s on a million documents), and it only
+ * shrinks the young generation. It pauses the loop (about 0.2 s on a million documents), and it only
  * ever runs on a loop that has been idle for a second.
  *
  * The collection is the inspector's `HeapProfiler.collectGarbage`, through a session on this very
