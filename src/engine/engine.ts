@@ -275,9 +275,12 @@ export class Engine {
    * every batch failed so, the call throws that 500 instead.
    */
   async write(ops: readonly WriteOp[], refresh: RefreshPolicy = 'false'): Promise<(WriteItem | EsError)[]> {
-    // The index names only are kept while the writes commit: holding `ops` would keep every parsed source alive until then.
+    // The index names only are kept while the writes commit: holding `ops` would keep every parsed
+    // source alive until then, and a suspended async function keeps its parameters, used or not.
     const indices = ops.map((op) => op.index);
-    const batches = await this.#commitInPasses(ops);
+    const planning = this.#commitInPasses(ops);
+    ops = [];
+    const batches = await planning;
     const outcomes = await Promise.allSettled(batches.map((batch) => batch.committed));
     const failures = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as unknown) : undefined));
     // Storage refused every batch for another reason than a full disk: the call fails, as one batch did.

@@ -37,12 +37,8 @@ export function bulkRoutes(engine: Engine): Hono {
     checkWriteParams(query);
     const source = ['_source', '_source_includes', '_source_excludes'].find((name) => query[name] !== undefined);
     if (source) throw notSupported(`[${source}] on _bulk (the updated source in update results)`);
-    const ops = parseBulk(await ndjsonBody(c), c.req.param('index'), queryOf(c).routing);
-    // What the answer needs of each write, kept apart from the writes themselves: holding `ops`
-    // until the answer would keep every parsed source alive until the batch is durable, long
-    // enough for the young generation to copy each one twice.
-    const actions = ops.map((op) => op.action), indices = ops.map((op) => op.index), ids = ops.map((op) => op.id);
-    const results = await engine.write(ops, refreshPolicy(queryOf(c).refresh));
+    const { actions, indices, ids, written } = startBulk(engine, await ndjsonBody(c), c);
+    const results = await written;
     const head = { errors: results.some((result) => result instanceof EsError), took: Math.round(performance.now() - started) };
     const itemJson = new WriteItemJson();
     const item = (i: number) => ({ [actions[i]]: results[i] instanceof EsError ? failedItem(indices[i], ids[i], results[i]) : results[i] });
@@ -60,6 +56,22 @@ export function bulkRoutes(engine: Engine): Hono {
   app.on(['POST', 'PUT'], '/_bulk', bulk);
   app.on(['POST', 'PUT'], '/:index/_bulk', bulk);
   return app;
+}
+
+/**
+ * Parses the request's lines and starts writing them, keeping apart what the answer needs of each
+ * write. The writes themselves are held by no frame that waits for them to be durable (a suspended
+ * async function keeps its locals, used again or not): the engine lets go of them once planned, so
+ * the parsed sources die young instead of being copied by a young collection, then promoted.
+ */
+function startBulk(engine: Engine, lines: NdjsonLine[], c: Context) {
+  const ops = parseBulk(lines, c.req.param('index'), queryOf(c).routing);
+  return {
+    actions: ops.map((op) => op.action),
+    indices: ops.map((op) => op.index),
+    ids: ops.map((op) => op.id),
+    written: engine.write(ops, refreshPolicy(queryOf(c).refresh)),
+  };
 }
 
 function failedItem(index: string, id: string | undefined, error: EsError) {
