@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../engine/helpers.ts';
-import { SERVER_ENTRY } from './server-process.ts';
+import { NODE_FLAGS, SERVER_ENTRY } from './server-process.ts';
 
 const children = new Set<ChildProcess>();
 const cleanups: (() => void)[] = [];
@@ -41,7 +41,7 @@ async function credentialsTool(args: string[], stdin?: string): Promise<{ code: 
 
 /** `npm start`'s server with this environment and arguments: its URL once listening, or its exit code and log if it stops first. */
 function server(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, [SERVER_ENTRY, ...args], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY, ...args], {
     env: { ...process.env, PORT: '0', DEEPPAGE_SEED: 'false', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -19,11 +19,12 @@ export interface ServerProcess {
 /** Every server process the tests start, so that none outlives its file. */
 const children = new Set<ChildProcess>();
 
-/** What `npm start` runs (package.json), after the script's node flags: the compiled server. */
+/** What `npm start` runs (package.json): its node flags, then the compiled server. */
+export const NODE_FLAGS = ['--max-semi-space-size=64'];
 export const SERVER_ENTRY = 'dist/server.js';
 
 export function serverProcess(dataDir: string): ServerProcess {
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], {
     env: { ...process.env, DEEPPAGE_DATA: dataDir, PORT: '0', DEEPPAGE_SEED: 'false' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
