@@ -17,6 +17,7 @@
  * Nothing is timed before its answers are checked; servers are stopped and their data removed
  * whatever happens.
  */
+import { startCommandLine } from '../../scripts/start-command.ts';
 import type { Mode, Suite, SuiteContext } from '../lib/suite.ts';
 import { startDeeppage, startHello, withChild } from '../lib/child-server.ts';
 import { esCount, esOk, esRequest } from '../lib/es-client.ts';
@@ -170,7 +171,7 @@ export const httpSuite: Suite = {
           charts: sweepCharts(sweeps),
           notes: {
             servers:
-              'each a child process on 127.0.0.1: `node --max-semi-space-size=64 dist/server.js`, as npm start runs it (empty temporary data directory, no -E settings, so indices.sorted_runs.cache.size is its default, 10 % of memory up to 2 GiB) and bench/http/hello-server.ts (bare Hono on @hono/node-server, run through tsx with the same young generation), both running (one idle while the other is loaded) until the reads\' throughput rounds are over; autocannon runs in this process, so load generator and server each have a core',
+              `each a child process on 127.0.0.1: \`${startCommandLine()}\`, as npm start runs it (empty temporary data directory, no -E settings, so indices.sorted_runs.cache.size is its default, 10 % of memory up to 2 GiB) and bench/http/hello-server.ts (bare Hono on @hono/node-server, run through tsx with the same young generation), both running (one idle while the other is loaded) until the reads' throughput rounds are over; autocannon runs in this process, so load generator and server each have a core`,
             data: Object.fromEntries(sweeps.map((s) => [s.label, { documents: s.state.documents, shards: s.state.shards, loading: s.state.loading }])),
             throughput: {
               connections: profile.load.connections,

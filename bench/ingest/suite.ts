@@ -7,6 +7,7 @@
  * or the suite refuses to report.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startCommandLine } from '../../scripts/start-command.ts';
 import { items, products, type Corpus } from '../lib/corpus.ts';
 import type { Row } from '../lib/results.ts';
 import { WrongAnswer, type Mode, type Suite, type SuiteContext } from '../lib/suite.ts';
@@ -117,7 +118,7 @@ async function measureLoad(ctx: SuiteContext, spec: (typeof LOADS)[number], docs
       rows,
       notes: {
         data: `${corpus.name}: bench/lib/corpus.ts, ids ${corpus.ids[0]}…, mappings ${JSON.stringify(corpus.mappings)}`,
-        server: '`node --max-semi-space-size=64 dist/server.js` as a child process (npm start without npm), DEEPPAGE_SEED=false, an empty temporary data directory (removed afterwards); default refresh interval',
+        server: `\`${startCommandLine()}\` as a child process (npm start without npm), DEEPPAGE_SEED=false, an empty temporary data directory (removed afterwards); default refresh interval`,
         load: `POST /_bulk, NDJSON (application/x-ndjson), batches of ${BATCH}, ${inFlight} in flight (answers awaited in order), the next body built while they are; wall clock ${(load.ms / 1000).toFixed(2)} s including the final _refresh`,
         memory: `resident set size of the server process (/proc/<pid>/status VmRSS, or ps), read ${settleMs} ms after start and ${settleMs} ms after the load; peak is VmHWM`,
         disk: `data directory after the load, blocks allocated ${disk.allocated} bytes (apparent size ${disk.apparent} bytes)`,

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCommand } from '../../scripts/start-command.ts';
 
 export interface ChildServer {
   name: string;
@@ -64,7 +65,7 @@ export function startDeeppage(options: { seed: boolean; log(line: string): void;
   }
   return startChild({
     name: 'deeppage',
-    script: 'dist/server.js',
+    script: startCommand().entry,
     env: { DEEPPAGE_SEED: String(options.seed) },
     nodeArgs: options.nodeArgs,
     args: options.args,
@@ -96,10 +97,10 @@ export async function withChild<T>(start: Promise<ChildServer>, use: (child: Chi
 export async function startChild(options: ChildOptions): Promise<ChildServer> {
   const owned = options.dataDir === true;
   const dataDir = typeof options.dataDir === 'string' ? options.dataDir : owned ? mkdtempSync(join(tmpdir(), `deeppage.bench-${options.name}-`)) : undefined;
-  // As `npm start` runs the server (package.json): a 64 MB young generation, since a page of 10,000
-  // hits makes many short-lived objects; every child gets it, the hello-world ceiling too.
+  // With `npm start`'s node flags (package.json: a 64 MB young generation, since a page of 10,000
+  // hits makes many short-lived objects); every child gets them, the hello-world ceiling too.
   const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const proc = spawn(process.execPath, ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), ...loader, options.script, ...(options.args ?? [])], {
+  const proc = spawn(process.execPath, [...startCommand().flags, ...(options.nodeArgs ?? []), ...loader, options.script, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...(dataDir && { DEEPPAGE_DATA: dataDir }), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

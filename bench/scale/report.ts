@@ -10,7 +10,7 @@ export function scaleMarkdown(rows: Row[], corpus: string): string {
     ['ingest', `${count(value('ingest', 'overall', 'docs/s'))} docs/s`, '`_bulk`, batches of 10,000, one in flight, to the final `_refresh`'],
     ['on disk', `${count(value('disk', 'allocated', 'bytes/doc'))} bytes/doc`, `${mib(value('disk', 'allocated', 'bytes'))} MiB: stored documents, segments, metadata`],
     ['memory, empty', `${mib(value('memory', 'rss_anon_empty', 'bytes'))} MiB`, 'RssAnon of the server just started'],
-    ['memory, loaded', `${count(value('memory', 'rss_anon_loaded', 'bytes/doc'))} bytes/doc`, `RssAnon ${mib(value('memory', 'rss_anon_loaded', 'bytes'))} MiB after the load (V8's young generation included)`],
+    ['memory, loaded', `${count(value('memory', 'rss_anon_loaded', 'bytes/doc'))} bytes/doc`, `RssAnon ${mib(value('memory', 'rss_anon_loaded', 'bytes'))} MiB after the load, the server idle (what V8's young generation still holds included)`],
     ['memory, restarted', `${count(value('memory', 'rss_anon_restarted', 'bytes/doc'))} bytes/doc`, `RssAnon ${mib(value('memory', 'rss_anon_restarted', 'bytes'))} MiB after the restart`],
     ['restart: listening', `${(value('restart', 'listening', 'ms') / 1000).toFixed(2)} s`, 'from spawning the server on the loaded data directory'],
     ['restart: `GET /`', `${(value('restart', 'root', 'ms') / 1000).toFixed(2)} s`, 'the same clock, to the first answer'],

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startCommandLine } from '../../scripts/start-command.ts';
 import { bulkLoad } from '../ingest/bulk-load.ts';
 import { diskOf } from '../ingest/footprint.ts';
 import { checkedPage, type Target } from '../http/page.ts';
@@ -126,7 +127,7 @@ export const scaleSuite: Suite = {
       charts: [],
       notes: {
         data: `${corpus.name}: bench/lib/corpus.ts items(${docs}), { price: double, category: keyword, stock: integer } with ids i0…, mappings ${JSON.stringify(corpus.mappings)}`,
-        server: '`node --max-semi-space-size=64 dist/server.js` as a child process (npm start without npm; the restart is timed from spawning it, the sources already compiled), DEEPPAGE_SEED=false, a temporary data directory (removed afterwards)',
+        server: `\`${startCommandLine()}\` as a child process (npm start without npm; the restart is timed from spawning it, the sources already compiled), DEEPPAGE_SEED=false, a temporary data directory (removed afterwards)`,
         load: `POST /_bulk in batches of ${BATCH}, one in flight, the next body built while it is; then index.max_result_window = ${docs}`,
         memory: `RssAnon from /proc/<pid>/status (anonymous resident memory: LMDB's mapped file pages are left out), ${settleMs} ms after start, after the load, and after the restart`,
         restart: 'SIGTERM (the server flushes every shard and exits 0), then a new child on the same data directory: ms from spawning it to its listening line, to GET / answered, and to a checked page at the deepest offset',

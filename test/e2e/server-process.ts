@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { startCommand } from '../../scripts/start-command.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -20,8 +21,7 @@ export interface ServerProcess {
 const children = new Set<ChildProcess>();
 
 /** What `npm start` runs (package.json): its node flags, then the compiled server. */
-export const NODE_FLAGS = ['--max-semi-space-size=64'];
-export const SERVER_ENTRY = 'dist/server.js';
+export const { flags: NODE_FLAGS, entry: SERVER_ENTRY } = startCommand();
 
 export function serverProcess(dataDir: string): ServerProcess {
   const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], {
