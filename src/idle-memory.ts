@@ -14,7 +14,13 @@
  *
  * The collection is the inspector's `HeapProfiler.collectGarbage`, through a session on this very
  * process (no port is opened): neither `gc()` under `--expose-gc` nor its options shrink the young
- * generation in Node 20's V8, and the inspector's collection does.
+ * generation in Node 20's V8, and the inspector's collection does. Then, on glibc, the C allocator
+ * gives back the pages the freed array buffers leave among live ones (malloc-trim.ts).
+ *
+ * Work that frees its buffers at once (a flush encodes segments into buffers of megabytes) leaves
+ * V8's heap as it was, and glibc's free pages behind: so, on glibc, anonymous resident memory
+ * grown by {@link TRIM_GROWTH_BYTES} since the last trim, with the heap not grown enough for a
+ * collection, gets the trim alone (a few milliseconds).
  *
  * @example
  * const idle = watchIdleMemory({ log: console.error });
@@ -23,6 +29,7 @@
 import { Session } from 'node:inspector/promises';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
+import { anonymousResidentBytes, mallocTrim, type MallocTrim } from './malloc-trim.ts';
 
 export const CHECK_MS = 500;
 /** A loop busier than this share of a check's time is not idle (an idle node's own timers use well under 1 %). */
@@ -31,17 +38,22 @@ export const QUIET_UTILIZATION = 0.02;
 export const QUIET_CHECKS = 2;
 /** Growth worth a full collection: less than this and the pause buys too little. */
 export const GROWTH_BYTES = 64 * 2 ** 20;
+/** Growth of anonymous resident memory worth a trim alone. */
+export const TRIM_GROWTH_BYTES = 32 * 2 ** 20;
 
 export interface IdleMemoryOptions {
-  /** Told, in one line, what each collection gave back. */
+  /** Told, in one line, what each collection or trim gave back. */
   log?: (line: string) => void;
   checkMs?: number;
   growthBytes?: number;
+  trimGrowthBytes?: number;
 }
 
 export interface IdleMemory {
-  /** Collections run so far. */
+  /** Full collections run so far. */
   readonly collections: number;
+  /** Trims run alone (without a collection) so far. */
+  readonly trims: number;
   stop(): void;
 }
 
@@ -51,14 +63,39 @@ function heldBytes(): number {
   return heap.total_physical_size + heap.external_memory;
 }
 
-export function watchIdleMemory({ log, checkMs = CHECK_MS, growthBytes = GROWTH_BYTES }: IdleMemoryOptions = {}): IdleMemory {
+export function watchIdleMemory({ log, checkMs = CHECK_MS, growthBytes = GROWTH_BYTES, trimGrowthBytes = TRIM_GROWTH_BYTES }: IdleMemoryOptions = {}): IdleMemory {
   let baseline = heldBytes();
+  let anonymousBaseline = anonymousResidentBytes();
   let quiet = 0;
   let collections = 0;
-  let collecting = false;
+  let trims = 0;
+  let busy = false;
+  // Looked up at its first use (loading it takes about 20 ms); null where there is none.
+  let trim: MallocTrim | null | undefined;
+  const trimmer = () => (trim === undefined ? (trim = mallocTrim() ?? null) : trim);
   let last: EventLoopUtilization = performance.eventLoopUtilization();
+  const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+  /** Runs the work, then logs what it gave back and starts counting growth from there. */
+  const giveBack = (work: () => Promise<string>, grown: string) => {
+    const started = performance.now();
+    const rssBefore = process.memoryUsage.rss();
+    busy = true;
+    void work()
+      .then((what) => log?.(`deeppage: idle after ${grown}; ${what} took ${Math.round(performance.now() - started)} ms, resident memory ${mib(rssBefore)} → ${mib(process.memoryUsage.rss())} MiB`))
+      // An inspector that cannot collect (a Node built without it) leaves memory as V8 keeps it.
+      .catch(() => {})
+      .finally(() => {
+        baseline = heldBytes();
+        anonymousBaseline = anonymousResidentBytes();
+        quiet = 0;
+        last = performance.eventLoopUtilization();
+        busy = false;
+      });
+  };
+
   const timer = setInterval(() => {
-    if (collecting) return;
+    if (busy) return;
     const now = performance.eventLoopUtilization();
     const { utilization } = performance.eventLoopUtilization(now, last);
     last = now;
@@ -68,29 +105,39 @@ export function watchIdleMemory({ log, checkMs = CHECK_MS, growthBytes = GROWTH_
     // Less held than at the last collection: the new baseline, so that growth counts from the lowest point.
     if (held < baseline) baseline = held;
     const grown = held - baseline;
-    if (grown < growthBytes) return;
-    const started = performance.now();
-    const rssBefore = process.memoryUsage.rss();
-    collecting = true;
-    void collect()
-      .then(() => {
+    if (grown >= growthBytes) {
+      giveBack(async () => {
+        await collect();
+        const trimmed = trimmer();
+        trimmed?.();
         collections++;
-        const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-        log?.(`deeppage: idle after ${mib(grown)} MiB of heap growth; a full collection took ${Math.round(performance.now() - started)} ms, resident memory ${mib(rssBefore)} → ${mib(process.memoryUsage.rss())} MiB`);
-      })
-      // An inspector that cannot collect (a Node built without it) leaves memory as V8 keeps it.
-      .catch(() => {})
-      .finally(() => {
-        baseline = heldBytes();
-        quiet = 0;
-        last = performance.eventLoopUtilization();
-        collecting = false;
-      });
+        return trimmed ? 'a full collection and malloc_trim' : 'a full collection';
+      }, `${mib(grown)} MiB of heap growth`);
+      return;
+    }
+    const anonymous = anonymousResidentBytes();
+    if (anonymous === undefined || anonymousBaseline === undefined) return;
+    if (anonymous < anonymousBaseline) anonymousBaseline = anonymous;
+    const anonymousGrown = anonymous - anonymousBaseline;
+    if (anonymousGrown < trimGrowthBytes) return;
+    const trimmed = trimmer();
+    if (!trimmed) {
+      anonymousBaseline = anonymous;
+      return;
+    }
+    giveBack(async () => {
+      trimmed();
+      trims++;
+      return 'malloc_trim';
+    }, `${mib(anonymousGrown)} MiB of resident growth`);
   }, checkMs);
   timer.unref();
   return {
     get collections() {
       return collections;
+    },
+    get trims() {
+      return trims;
     },
     stop: () => clearInterval(timer),
   };

@@ -126,6 +126,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error(error instanceof Error ? (error.message.startsWith('deeppage') ? error.message : `deeppage: ${error.message}`) : error);
     process.exit(1);
   }
+  // Memory a burst of work leaves behind goes back once the node is idle for a second (idle-memory.ts):
+  // watched from before the start, whose loading of segments is such a burst.
+  watchIdleMemory({ log: (line) => console.error(line) });
   let running: RunningServer;
   try {
     running = await startServer({
@@ -145,8 +148,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.error(`deeppage listening on ${running.url}`);
   // SIGUSR2 prints the event-loop delay since the last one (event-loop-delay.ts).
   reportLoopDelayOnSignal();
-  // Memory a burst of work leaves behind goes back once the node is idle for a second (idle-memory.ts).
-  watchIdleMemory({ log: (line) => console.error(line) });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
