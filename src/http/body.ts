@@ -11,6 +11,7 @@
 import { badRequest, illegalArgument, parsingError, type EsError } from '../engine/errors.ts';
 import { isObject } from '../engine/patterns.ts';
 import { finish, inPasses, type Steps } from '../engine/steps.ts';
+import { flatJson, startsAsAction } from './flat-json.ts';
 import { findJsonSyntaxError, lineColumn } from './json-syntax.ts';
 import { tokenName } from './request-values.ts';
 
@@ -100,7 +101,9 @@ function* ndjsonLines(body: Buffer, api: NdjsonApi): Steps<NdjsonLine[]> {
     const end = newline > start && body[newline - 1] === CR ? newline - 1 : newline;
     // Most lines start with `{`, and need no scan to tell they are not blank.
     if (end > start && (body[start] > SPACE || !blankBytes(body, start, end))) {
-      lines.push(new NdjsonLine(parseJson(body.toString('utf8', start, end), number), body, start, end));
+      // Action lines are read from their bytes where they are plain (flat-json.ts); the rest by JSON.parse.
+      const value = (startsAsAction(body, start, end) && flatJson(body, start, end)) || parseJson(body.toString('utf8', start, end), number);
+      lines.push(new NdjsonLine(value, body, start, end));
     }
     if (number % LINES_PER_STEP === 0) yield;
   }
