@@ -29,6 +29,7 @@ import { TaskManager, type TaskRecord } from './tasks/task-manager.ts';
 import { withPitTiebreaker } from './search/sort/tie-break.ts';
 import { checkUpdatable, parseSettings } from './settings.ts';
 import { Flusher, type FlushOptions, type FlushPolicy } from './commits/flusher.ts';
+import type { ForceMergeGoal } from './segments/merge-policy.ts';
 import { recoverIndex, type RecoveryProgress } from './commits/recovery.ts';
 
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
@@ -335,6 +336,19 @@ export class Engine {
   async flush(expression?: string, options?: FlushOptions, indices?: IndicesOptions): Promise<SearchIndex[]> {
     const targets = this.resolve(expression, indices);
     await Promise.all(targets.map((index) => this.#flusher.flush(index, index.shards, options).catch(refusedWrite(index.name))));
+    return targets;
+  }
+
+  /**
+   * `_forcemerge`: each index's shards merged down to the goal (segments/merge-policy.ts), one index
+   * after the other, then flushed if asked (a restart then loads the merged segments); resolves when done.
+   */
+  async forceMerge(expression: string | undefined, goal: ForceMergeGoal, flush: boolean, indices?: IndicesOptions): Promise<SearchIndex[]> {
+    const targets = this.resolve(expression, indices);
+    for (const index of targets) {
+      await index.forceMerge(goal);
+      if (flush) await this.#flusher.flush(index).catch(refusedWrite(index.name));
+    }
     return targets;
   }
 

@@ -17,6 +17,7 @@ import { carryOrdinals, ordinalsWarmups } from './search/sort/keyword-key.ts';
 import type { Query } from './query/query.ts';
 import { parseSettings, type IndexSettings } from './settings.ts';
 import type { TermsLineage } from './segments/merge.ts';
+import type { ForceMergeGoal } from './segments/merge-policy.ts';
 import type { Segment } from './segments/segment.ts';
 import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
 import type { Sources } from './sources.ts';
@@ -91,6 +92,8 @@ export class SearchIndex {
   #refreshing = false;
   /** Background merges under way ({@link #mergeInPasses}). */
   #merges: Promise<void> | undefined;
+  /** The last force merge asked for: the next waits for it ({@link forceMerge}). */
+  #forceMerging: Promise<void> = Promise.resolve();
   /**
    * `refresh=wait_for` writers: the shards each still waits for, and those of them a refresh has
    * sealed since it began waiting (they count once the index's snapshot shows them).
@@ -403,13 +406,34 @@ export class SearchIndex {
     }
   }
 
-  /** Resolves once no merge is under way or wanted (tests, and whoever needs the segments settled). */
+  /** Resolves once no merge is under way or wanted (tests, and whoever needs the segments settled), or the index closed. */
   async merged(): Promise<void> {
     this.#mergeInPasses();
     while (this.#merges) {
       await this.#merges;
+      if (this.#closed) return;
       this.#mergeInPasses();
     }
+  }
+
+  /**
+   * `_forcemerge`: seals what was written, then merges every shard's segments until the goal is met
+   * (segments/merge-policy.ts), with the background merges' machinery: a slice at a time, searches
+   * answered in between. One at a time per index, as Elasticsearch runs force merges on a pool of
+   * one thread: a second one waits for the first.
+   */
+  forceMerge(goal: ForceMergeGoal): Promise<void> {
+    const run = this.#forceMerging.then(async () => {
+      await this.refreshInPasses();
+      for (const shard of this.shards) shard.forceMerge(goal);
+      try {
+        await this.merged();
+      } finally {
+        for (const shard of this.shards) shard.forceMerge(undefined);
+      }
+    });
+    this.#forceMerging = run.catch(() => {});
+    return run;
   }
 
   /** Writers waiting now wrote before this: their writes to the shard are sealed from here on. */

@@ -12,7 +12,8 @@
 import type { DocValues, IndexFamily } from './mapping.ts';
 import { buildSegment } from './segments/build.ts';
 import { IdFilter } from './segments/id-filter.ts';
-import { idHash, MAX_TEXT } from './segments/ids.ts';
+import { idHash } from './segments/ids.ts';
+import { nextMerge, type ForceMergeGoal } from './segments/merge-policy.ts';
 import { mergeSegments, type MergedSegment } from './segments/merge.ts';
 import type { Segment, SegmentDoc } from './segments/segment.ts';
 import { WriteBuffer } from './segments/write-buffer.ts';
@@ -69,10 +70,6 @@ export interface CommitPoint {
 /** How long a deleted id's version is remembered, so a new write continues it (ES's `index.gc_deletes`). */
 const TOMBSTONE_MS = 60_000;
 
-/** More segments than this and the shard merges a run of adjacent ones (see {@link Shard.#planMerge}). */
-const MAX_SEGMENTS = 8;
-/** The most segments one merge takes. */
-const MAX_MERGE_AT_ONCE = 4;
 
 /** Buffered documents sealed, not yet published: still in the buffer (so lookups find them) until a refresh publishes the segment. */
 interface Sealed {
@@ -120,6 +117,8 @@ export class Shard {
   /** Buffered documents after {@link #sealedThrough}. */
   #unsealed = 0;
   #merge: Merge | undefined;
+  /** The goal of the force merge under way, if one is. */
+  #forceGoal: ForceMergeGoal | undefined;
 
   constructor(
     readonly number: number,
@@ -382,9 +381,14 @@ export class Shard {
     }
   }
 
-  /** The shard holds more segments than it keeps, and no merge is under way. */
+  /** The policy asks for a merge (the shard holds more segments than it keeps, or a force merge's goal is not met), and none is under way. */
   get wantsMerge(): boolean {
-    return this.#merge === undefined && this.snapshot.segments.length > MAX_SEGMENTS;
+    return this.#merge === undefined && nextMerge(this.snapshot.segments, this.#forceGoal) !== undefined;
+  }
+
+  /** Sets the goal of a force merge (`_forcemerge`) for the merges from now on; undefined when it is over. */
+  forceMerge(goal: ForceMergeGoal | undefined): void {
+    this.#forceGoal = goal;
   }
 
   /** Takes the buffered documents after the last seal's, in seq order (the buffer's order). */
@@ -508,33 +512,12 @@ export class Shard {
     deletes.deleted[local] = 1;
   }
 
-  /**
-   * The run of adjacent segments (adjacent only, so documents keep their relative order, and tie
-   * order, for good) that is cheapest to merge for each segment it removes, if the shard has too many
-   * segments: a run of k segments holding D live documents costs D / (k − 1). Merging only pairs
-   * copied each document once per doubling of its segment (about log₂ of the shard's size over a
-   * refresh's, 3–4 times in a reindex of 1,000,000); a run of up to {@link MAX_MERGE_AT_ONCE} small
-   * segments merges them at once, and a large segment joins a run only when nothing smaller is left,
-   * as Lucene's log merge policy merges segments of one size level together.
-   */
+  /** The next merge the policy (segments/merge-policy.ts) asks for, with a force merge's goal if one runs. */
   #planMerge(): Merge | undefined {
     const segments = this.snapshot.segments;
-    if (segments.length <= MAX_SEGMENTS) return undefined;
-    const live = (s: LiveSegment) => s.segment.count - s.deletedCount;
-    let best: { at: number; k: number; cost: number } | undefined;
-    for (let i = 0; i + 1 < segments.length; i++) {
-      let docs = live(segments[i]), text = segments[i].segment.ids.text.length;
-      for (let k = 2; k <= MAX_MERGE_AT_ONCE && i + k <= segments.length; k++) {
-        const next = segments[i + k - 1];
-        text += next.segment.ids.text.length;
-        if (text > MAX_TEXT) break;
-        docs += live(next);
-        const cost = docs / (k - 1);
-        if (!best || cost < best.cost) best = { at: i, k, cost };
-      }
-    }
-    if (!best) return undefined;
-    const parts = segments.slice(best.at, best.at + best.k).map((s) => ({ segment: s.segment, locals: liveLocals(s) }));
+    const run = nextMerge(segments, this.#forceGoal);
+    if (!run) return undefined;
+    const parts = segments.slice(run.at, run.at + run.k).map((s) => ({ segment: s.segment, locals: liveLocals(s) }));
     return { parts, steps: mergeSegments(parts) };
   }
 

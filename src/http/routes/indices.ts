@@ -10,7 +10,8 @@ import { flatSettings, renderSettings } from '../../engine/settings.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
 import { jsonBody } from '../request-body.ts';
-import { booleanParam, notSupported } from '../request-values.ts';
+import { illegalArgument, validationFailed } from '../../engine/errors.ts';
+import { booleanParam, intParam, notSupported } from '../request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
 import { activeShardCount } from '../write-params.ts';
@@ -27,6 +28,9 @@ type Params = Record<string, string | undefined>;
 const MASTER_PARAMS = ['master_timeout', 'timeout', 'local'];
 const BROADCAST_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS]);
 const FLUSH_PARAMS = new Set([...BROADCAST_PARAMS, 'force', 'wait_if_ongoing']);
+const FORCE_MERGE_PARAMS = new Set([...BROADCAST_PARAMS, 'max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion']);
+/** The task action of a force merge run in the background. */
+export const FORCE_MERGE_ACTION = 'indices:admin/forcemerge';
 /** Which caches `_cache/clear` drops; `fields` would name the fields whose caches go. */
 const CACHE_PARAMS = new Set([...BROADCAST_PARAMS, 'fielddata', 'query', 'request', 'fields', 'index']);
 const READ_PARAMS = new Set([...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, ...MASTER_PARAMS, 'flat_settings', 'include_defaults', 'features']);
@@ -73,6 +77,35 @@ export function indexRoutes(engine: Engine): Hono {
   };
   app.on(['GET', 'POST'], '/_flush', (c) => flush(c));
   app.on(['GET', 'POST'], '/:index/_flush', (c) => flush(c, c.req.param('index')));
+  /**
+   * `max_num_segments` (ES's default -1: merge only if the merge policy wants to), or
+   * `only_expunge_deletes`, not both; `flush` (default true) afterwards; `wait_for_completion=false`
+   * runs it as a task and answers its id.
+   */
+  const forceMerge = async (c: Context) => {
+    const query = checkParams(c, FORCE_MERGE_PARAMS);
+    const maxSegments = query.max_num_segments === undefined ? -1 : intParam('max_num_segments', query.max_num_segments);
+    const expungeDeletes = query.only_expunge_deletes !== undefined && booleanParam(query.only_expunge_deletes);
+    if (expungeDeletes && maxSegments !== -1) throw validationFailed(['cannot set only_expunge_deletes and max_num_segments at the same time, those two parameters are mutually exclusive']);
+    if (maxSegments !== -1 && maxSegments < 1) throw illegalArgument(`maxNumSegments must be >= 1; got ${maxSegments}`);
+    const flushAfter = query.flush === undefined || booleanParam(query.flush);
+    const wait = query.wait_for_completion === undefined || booleanParam(query.wait_for_completion);
+    const expression = c.req.param('index');
+    const options = indicesOptions(query);
+    // Unknown indices fail the request here, before anything runs, as they do in ES.
+    const names = engine.resolve(expression, options).map((index) => index.name);
+    const goal = { ...(maxSegments !== -1 && { maxSegments }), ...(expungeDeletes && { expungeDeletes }) };
+    const description = `Force-merge indices [${names.join(', ')}], maxSegments[${maxSegments}], onlyExpungeDeletes[${expungeDeletes}], flush[${flushAfter}]`;
+    const task = engine.tasks.start(FORCE_MERGE_ACTION, description, async () => broadcast(await engine.forceMerge(expression, goal, flushAfter, options)), { store: !wait });
+    if (!wait) {
+      task.done.catch(() => {});
+      await task.recorded;
+      return send(c, 200, { task: task.taskId });
+    }
+    return send(c, 200, await task.done);
+  };
+  app.post('/_forcemerge', forceMerge);
+  app.post('/:index/_forcemerge', forceMerge);
   /**
    * Without flags every cache goes; with them, only those named. deeppage's caches (sorted runs,
    * global ordinals) are ES's fielddata; it has no query or request cache, so those have nothing to drop.

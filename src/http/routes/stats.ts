@@ -61,13 +61,14 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
     const level = clusterLevel(query.level, 'indices');
     const indices = engine.resolve(c.req.param('index'), indicesOptions(query));
     const section = (list: SearchIndex[]) => {
-      const stats = { docs: docs(list), search: engine.cursors.stats(list), sorted_runs: runs(c, engine.runsHeld(list)) };
+      const stats = { docs: docs(list), segments: { count: list.reduce((n, index) => n + index.snapshot().shards.reduce((m, shard) => m + shard.segments.length, 0), 0) }, search: engine.cursors.stats(list), sorted_runs: runs(c, engine.runsHeld(list)) };
       return { primaries: stats, total: stats };
     };
     /** A shard's own figures, as `level=shards` lists them under its one copy. */
     const shardStats = (shard: ShardSnapshot) => ({
       routing: { state: 'STARTED', primary: true, node: NODE_ID, relocating_node: null },
       docs: shardDocs(shard),
+      segments: { count: shard.segments.length },
       sorted_runs: runs(c, engine.runs.held(shard.segments.map((live) => live.segment))),
     });
     const primaries = indices.reduce((n, i) => n + i.shards.length, 0);
