@@ -43,12 +43,14 @@ export interface PolicySegment {
 
 /** The run to merge next, as its first segment's place and its length; undefined when nothing is to be merged. */
 export function nextMerge(segments: readonly PolicySegment[], goal?: ForceMergeGoal): { at: number; k: number } | undefined {
-  if (segments.length > MAX_SEGMENTS) return cheapestRun(segments, 2, MAX_MERGE_AT_ONCE);
+  // A force merge's goal first: its long runs copy each document fewer times than the policy's own.
   if (goal?.maxSegments !== undefined && segments.length > goal.maxSegments) {
     const k = Math.min(MAX_MERGE_AT_ONCE_EXPLICIT, segments.length - goal.maxSegments + 1);
-    // A run that long may hold more ids than a segment can: then the longest shorter one that fits.
-    return cheapestRun(segments, k, k) ?? (k > 2 ? cheapestRun(segments, 2, k) : undefined);
+    // A run that long may hold more ids than a segment can: then the cheapest shorter one that fits.
+    const run = cheapestRun(segments, k, k) ?? (k > 2 ? cheapestRun(segments, 2, k) : undefined);
+    if (run) return run;
   }
+  if (segments.length > MAX_SEGMENTS) return cheapestRun(segments, 2, MAX_MERGE_AT_ONCE);
   if (goal?.expungeDeletes) {
     const at = segments.findIndex((s) => s.deletedCount > s.segment.count * EXPUNGE_DELETES_ALLOWED);
     return at < 0 ? undefined : { at, k: 1 };
