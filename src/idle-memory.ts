@@ -108,10 +108,10 @@ export function watchIdleMemory({ log, checkMs = CHECK_MS, growthBytes = GROWTH_
     if (grown >= growthBytes) {
       giveBack(async () => {
         await collect();
-        const trimmed = trimmer();
-        trimmed?.();
+        const release = trimmer();
+        release?.();
         collections++;
-        return trimmed ? 'a full collection and malloc_trim' : 'a full collection';
+        return release ? 'a full collection and malloc_trim' : 'a full collection';
       }, `${mib(grown)} MiB of heap growth`);
       return;
     }
@@ -120,13 +120,13 @@ export function watchIdleMemory({ log, checkMs = CHECK_MS, growthBytes = GROWTH_
     if (anonymous < anonymousBaseline) anonymousBaseline = anonymous;
     const anonymousGrown = anonymous - anonymousBaseline;
     if (anonymousGrown < trimGrowthBytes) return;
-    const trimmed = trimmer();
-    if (!trimmed) {
+    const release = trimmer();
+    if (!release) {
       anonymousBaseline = anonymous;
       return;
     }
     giveBack(async () => {
-      trimmed();
+      release();
       trims++;
       return 'malloc_trim';
     }, `${mib(anonymousGrown)} MiB of resident growth`);
