@@ -36,13 +36,14 @@ export function mallocTrim(): MallocTrim | undefined {
 }
 
 /**
- * The process's anonymous resident memory (`RssAnon`: its heap and mappings of no file, which
- * leaves out lmdb's mapped pages), in bytes; undefined where `/proc` does not tell it.
+ * A process's anonymous resident memory (`RssAnon` in `/proc/<pid>/status`: its heap and mappings of
+ * no file, which leaves out lmdb's mapped pages), in bytes; this process's by default. Undefined where
+ * `/proc` does not tell it.
  */
-export function anonymousResidentBytes(): number | undefined {
+export function anonymousResidentBytes(pid: number | 'self' = 'self'): number | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
-    const kib = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'latin1'));
+    const kib = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
     return kib ? Number(kib[1]) * 1024 : undefined;
   } catch {
     return undefined;

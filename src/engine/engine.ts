@@ -340,11 +340,11 @@ export class Engine {
   }
 
   /**
-   * `_forcemerge`: each index's shards merged down to the goal (segments/merge-policy.ts), one index
-   * after the other, then flushed if asked (a restart then loads the merged segments); resolves when done.
+   * `_forcemerge` of the indices (resolved by the caller, before anything runs): each one's shards
+   * merged down to the goal (segments/merge-policy.ts), one index after the other, then flushed if
+   * asked (a restart then loads the merged segments); resolves when done.
    */
-  async forceMerge(expression: string | undefined, goal: ForceMergeGoal, flush: boolean, indices?: IndicesOptions): Promise<SearchIndex[]> {
-    const targets = this.resolve(expression, indices);
+  async forceMerge(targets: SearchIndex[], goal: ForceMergeGoal, flush: boolean): Promise<SearchIndex[]> {
     for (const index of targets) {
       await index.forceMerge(goal);
       if (flush) await this.#flusher.flush(index).catch(refusedWrite(index.name));

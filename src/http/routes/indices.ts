@@ -90,13 +90,11 @@ export function indexRoutes(engine: Engine): Hono {
     if (maxSegments !== -1 && maxSegments < 1) throw illegalArgument(`maxNumSegments must be >= 1; got ${maxSegments}`);
     const flushAfter = query.flush === undefined || booleanParam(query.flush);
     const wait = query.wait_for_completion === undefined || booleanParam(query.wait_for_completion);
-    const expression = c.req.param('index');
-    const options = indicesOptions(query);
     // Unknown indices fail the request here, before anything runs, as they do in ES.
-    const names = engine.resolve(expression, options).map((index) => index.name);
+    const targets = engine.resolve(c.req.param('index'), indicesOptions(query));
     const goal = { ...(maxSegments !== -1 && { maxSegments }), ...(expungeDeletes && { expungeDeletes }) };
-    const description = `Force-merge indices [${names.join(', ')}], maxSegments[${maxSegments}], onlyExpungeDeletes[${expungeDeletes}], flush[${flushAfter}]`;
-    const task = engine.tasks.start(FORCE_MERGE_ACTION, description, async () => broadcast(await engine.forceMerge(expression, goal, flushAfter, options)), { store: !wait });
+    const description = `Force-merge indices [${targets.map((index) => index.name).join(', ')}], maxSegments[${maxSegments}], onlyExpungeDeletes[${expungeDeletes}], flush[${flushAfter}]`;
+    const task = engine.tasks.start(FORCE_MERGE_ACTION, description, async () => broadcast(await engine.forceMerge(targets, goal, flushAfter)), { store: !wait });
     if (!wait) {
       task.done.catch(() => {});
       await task.recorded;

@@ -61,7 +61,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
     const level = clusterLevel(query.level, 'indices');
     const indices = engine.resolve(c.req.param('index'), indicesOptions(query));
     const section = (list: SearchIndex[]) => {
-      const stats = { docs: docs(list), segments: { count: list.reduce((n, index) => n + index.snapshot().shards.reduce((m, shard) => m + shard.segments.length, 0), 0) }, search: engine.cursors.stats(list), sorted_runs: runs(c, engine.runsHeld(list)) };
+      const stats = { docs: docs(list), segments: { count: segmentCount(list) }, search: engine.cursors.stats(list), sorted_runs: runs(c, engine.runsHeld(list)) };
       return { primaries: stats, total: stats };
     };
     /** A shard's own figures, as `level=shards` lists them under its one copy. */
@@ -108,6 +108,13 @@ function docs(indices: readonly SearchIndex[]): { count: number; deleted: number
     }
   }
   return { count, deleted };
+}
+
+/** Segments the indices' shards hold, as searches see them. */
+function segmentCount(indices: readonly SearchIndex[]): number {
+  let count = 0;
+  for (const index of indices) for (const shard of index.snapshot().shards) count += shard.segments.length;
+  return count;
 }
 
 function shardDocs(shard: ShardSnapshot): { count: number; deleted: number } {
