@@ -82,6 +82,20 @@ describe('_forcemerge', () => {
     expect((await t.json('GET', '/books/_count')).body.count).toBe(16);
   });
 
+  it('ends when its index is deleted under it, rather than trying to merge a closed index again and again', async () => {
+    t = testApp();
+    await t.createIndex('books', { number_of_shards: 1 });
+    await writeInSegments(t, 6, 200);
+    const [index] = t.engine.resolve('books');
+    const merging = t.engine.forceMerge([index], { maxSegments: 1 }, false);
+    // Deleted while the merge is planned or under way: the merge is dropped, and the call returns.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await t.json('DELETE', '/books')).status).toBe(200);
+    const ended = await Promise.race([merging.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
+    expect(ended).toBe('ended');
+    expect(index.closed).toBe(true);
+  });
+
   it('runs as a task with wait_for_completion=false, its answer kept with it', async () => {
     t = testApp();
     await t.createIndex('books', { number_of_shards: 1 });
