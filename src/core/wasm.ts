@@ -115,6 +115,20 @@ export class WasmArray<T extends TypedArray = Float64Array> {
 
 export type Column = Float64Array | WasmArray<Float64Array>;
 
+/** Runs laid out for the merge kernel by {@link WasmKernels.layOut}. */
+export interface LaidOutRuns {
+  /** Sort keys. */
+  readonly keys: number;
+  /** Runs. */
+  readonly count: number;
+  /** Entries over every run. */
+  readonly total: number;
+  /** The key descriptors, then the run table, holding the arrays' addresses. */
+  readonly image: Uint8Array;
+  /** The arrays the table names. */
+  readonly arrays: readonly WasmArray[];
+}
+
 export class WasmKernels {
   readonly #x: Exports;
 
@@ -186,6 +200,48 @@ export class WasmKernels {
     });
   }
 
+  /**
+   * The runs laid out once for {@link mergeLaidOut}: their key descriptors and run table as bytes,
+   * which each merge copies into scratch memory instead of writing them run by run. Every column must
+   * be a {@link WasmArray} (undefined otherwise: a plain one would be copied per call anyway), and
+   * the layout serves only while all of them are allocated.
+   */
+  layOut(runs: Runs<Column>): LaidOutRuns | undefined {
+    const total = checkRuns(runs);
+    const keys = runs.order.length;
+    const arrays: WasmArray[] = [];
+    const addresses: number[] = [];
+    for (const run of runs.runs) {
+      for (const { values, map } of run.keys) {
+        if (!(values instanceof WasmArray) || (map !== undefined && !(map instanceof WasmArray))) return undefined;
+        arrays.push(values);
+        if (map) arrays.push(map);
+        addresses.push(values.ptr, map ? map.ptr : 0);
+      }
+    }
+    const image = new ArrayBuffer(keys * SPEC_BYTES + runs.runs.length * RUN_BYTES);
+    const u32 = new Uint32Array(image), f64 = new Float64Array(image);
+    writeSpec(u32, f64, 0, runs.order);
+    writeTable(u32, f64, keys * SPEC_BYTES, runs, addresses);
+    return { keys, count: runs.runs.length, total, image: new Uint8Array(image), arrays };
+  }
+
+  /** {@link mergeRuns} over runs laid out by {@link layOut}; throws if one of their arrays was freed since. */
+  mergeLaidOut(laid: LaidOutRuns, from: number, size: number): MergedPage {
+    checkCount('from', from);
+    checkCount('size', size);
+    for (const array of laid.arrays) if (array.freed) throw new Error('deeppage: a laid-out run was freed');
+    const room = Math.max(0, Math.min(size, laid.total - from));
+    const { image } = laid;
+    return this.#call((scratch) => {
+      const spec = scratch(image.length + room * 8);
+      this.#heap().u8.set(image, spec);
+      const out = spec + image.length;
+      const got = this.#x.mergeRuns(spec, laid.keys, spec + laid.keys * SPEC_BYTES, laid.count, from, size, out, out + room * 4);
+      return { run: this.#u32(out, got), pos: this.#u32(out + room * 4, got) };
+    });
+  }
+
   /** For each run, how many of its entries are among the first `rank` of the merged order. */
   rankSelect(runs: Runs<Column>, rank: number): Uint32Array {
     checkCount('rank', rank);
@@ -228,26 +284,9 @@ export class WasmKernels {
   #spec(scratch: (bytes: number) => number, keys: readonly KeyOrder[], columns?: number[]): number {
     checkKeys(keys.length);
     const spec = scratch(keys.length * SPEC_BYTES);
-    this.#writeSpec(spec, keys, columns);
-    return spec;
-  }
-
-  #writeSpec(spec: number, keys: readonly KeyOrder[], columns?: number[]): void {
     const { u32, f64 } = this.#heap();
-    for (let j = 0; j < keys.length; j++) {
-      const key = keys[j];
-      let flags = key.order === 'desc' ? FLAG_DESC : 0;
-      let stand = 0;
-      if (key.missing === '_first') flags |= MISSING_FIRST;
-      else if (typeof key.missing === 'number') {
-        flags |= MISSING_VALUE;
-        stand = key.missing;
-      }
-      const at = spec + j * SPEC_BYTES;
-      u32[at >>> 2] = columns?.[j] ?? 0;
-      u32[(at + 4) >>> 2] = flags;
-      f64[(at + 8) >>> 3] = stand;
-    }
+    writeSpec(u32, f64, spec, keys, columns);
+    return spec;
   }
 
   /**
@@ -270,20 +309,9 @@ export class WasmKernels {
         addresses.push(this.#place(scratch, key.values, run.length), key.map ? this.#place(scratch, key.map, key.map.length) : 0);
       }
     }
-    this.#writeSpec(spec, order);
     const { u32, f64 } = this.#heap();
-    for (let r = 0; r < runs.length; r++) {
-      const run = runs[r];
-      // Block addresses are 16-byte aligned and RUN_BYTES and SPEC_BYTES multiples of 8: every f64 is aligned.
-      const at = table + r * RUN_BYTES;
-      u32[at >>> 2] = run.length;
-      u32[(at + 4) >>> 2] = 0;
-      for (let j = 0; j < keys; j++) {
-        u32[(at + 8 + j * 16) >>> 2] = addresses[(r * keys + j) * 2];
-        u32[(at + 12 + j * 16) >>> 2] = addresses[(r * keys + j) * 2 + 1];
-        f64[(at + 16 + j * 16) >>> 3] = run.keys[j].offset ?? 0;
-      }
-    }
+    writeSpec(u32, f64, spec, order);
+    writeTable(u32, f64, table, { order, runs }, addresses);
     return { spec, table, out: table + tableBytes };
   }
 
@@ -291,12 +319,12 @@ export class WasmKernels {
   readonly #addresses: number[] = [];
 
   /** Views of the module's whole memory, made again when it grows (growing detaches the old buffer). */
-  #views: { buffer: ArrayBuffer; u32: Uint32Array; f64: Float64Array } | undefined;
+  #views: { buffer: ArrayBuffer; u8: Uint8Array; u32: Uint32Array; f64: Float64Array } | undefined;
 
-  #heap(): { u32: Uint32Array; f64: Float64Array } {
+  #heap(): { u8: Uint8Array; u32: Uint32Array; f64: Float64Array } {
     const buffer = this.#x.memory.buffer;
     let views = this.#views;
-    if (views === undefined || views.buffer !== buffer) this.#views = views = { buffer, u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
+    if (views === undefined || views.buffer !== buffer) this.#views = views = { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
     return views;
   }
 
@@ -311,6 +339,41 @@ export class WasmKernels {
 
   #u32(ptr: number, length: number): Uint32Array {
     return new Uint32Array(this.#x.memory.buffer, ptr, length).slice();
+  }
+}
+
+/** Writes key descriptors at byte `at` of the views (16 bytes each, see assembly/README.md). */
+function writeSpec(u32: Uint32Array, f64: Float64Array, at: number, keys: readonly KeyOrder[], columns?: number[]): void {
+  for (let j = 0; j < keys.length; j++) {
+    const key = keys[j];
+    let flags = key.order === 'desc' ? FLAG_DESC : 0;
+    let stand = 0;
+    if (key.missing === '_first') flags |= MISSING_FIRST;
+    else if (typeof key.missing === 'number') {
+      flags |= MISSING_VALUE;
+      stand = key.missing;
+    }
+    const spec = at + j * SPEC_BYTES;
+    u32[spec >>> 2] = columns?.[j] ?? 0;
+    u32[(spec + 4) >>> 2] = flags;
+    f64[(spec + 8) >>> 3] = stand;
+  }
+}
+
+/** Writes the run table at byte `at` of the views (RUN_BYTES per run); `addresses` holds each key's values and map address, run by run. */
+function writeTable(u32: Uint32Array, f64: Float64Array, at: number, { order, runs }: Runs<Column>, addresses: readonly number[]): void {
+  const keys = order.length;
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r];
+    // Block addresses are 16-byte aligned and RUN_BYTES and SPEC_BYTES multiples of 8: every f64 is aligned.
+    const entry = at + r * RUN_BYTES;
+    u32[entry >>> 2] = run.length;
+    u32[(entry + 4) >>> 2] = 0;
+    for (let j = 0; j < keys; j++) {
+      u32[(entry + 8 + j * 16) >>> 2] = addresses[(r * keys + j) * 2];
+      u32[(entry + 12 + j * 16) >>> 2] = addresses[(r * keys + j) * 2 + 1];
+      f64[(entry + 16 + j * 16) >>> 3] = run.keys[j].offset ?? 0;
+    }
   }
 }
 

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WasmKernels, wasmModule } from '../../src/core/index.ts';
 import { Engine, type WriteOp } from '../../src/engine/engine.ts';
 import { searchRequest, type SortClause } from '../../src/engine/search/request.ts';
+import { planSort } from '../../src/engine/search/sort/plan.ts';
+import { segmentsInTieOrder } from '../../src/engine/search/sort/tie-break.ts';
 import { tempEngine } from './helpers.ts';
 
 const byValue: SortClause[] = [{ kind: 'field', field: 'v', order: 'desc', missing: '_last' }];
@@ -157,6 +159,45 @@ describe('sorted runs', () => {
     expect(engine.runStats().pending_builds).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(engine.runsHeld([engine.resolveOne('r')]).count).toBe(0);
+  });
+
+  it("a snapshot's sorted pages reuse one laid-out merge until the cache frees a run or map, then lay it out again", async () => {
+    // Room for one sort's runs at a time: each sort's runs evict the other's.
+    const { engine, kernels } = open(20_000);
+    await engine.createIndex('r', { settings: { number_of_shards: 2, refresh_interval: -1, max_result_window: 100_000 }, mappings: MAPPINGS });
+    for (const [from, to] of [[0, 300], [300, 500], [500, 800]]) {
+      await engine.write(docs(from, to));
+      engine.refresh('r');
+    }
+    const snapshot = () => engine.resolveOne('r').snapshot();
+    const laidOut = (sort: SortClause[]) => engine.runs.laidOut(segmentsInTieOrder([snapshot()], () => false).segments, planSort(sort, [snapshot()], [undefined]).runKey);
+    const page = (from: number, sort: SortClause[], paging: 'sorted_runs' | 'top_k' = 'sorted_runs') =>
+      engine.search('r', searchRequest({ from, size: 9, sort, paging, source: false })).hits.hits.map((h) => [h._id, h.sort]);
+    const want = [0, 300, 795].map((from) => page(from, byValue, 'top_k'));
+    const wantByTag = [0, 400].map((from) => page(from, byTag, 'top_k'));
+
+    expect(laidOut(byValue)).toBeUndefined();
+    expect(page(795, byValue)).toEqual(want[2]);
+    const merge = laidOut(byValue);
+    expect(merge?.inputs.length).toBe(engine.resolveOne('r').segments().length);
+    // Every page of the snapshot, at any depth, from the one layout.
+    expect([0, 300, 795].map((from) => page(from, byValue))).toEqual(want);
+    expect(laidOut(byValue)).toBe(merge);
+
+    // The other sort's runs evict these: the layout names freed memory, so it is dropped.
+    expect([0, 400].map((from) => page(from, byTag))).toEqual(wantByTag);
+    expect(engine.runStats().evictions).toBeGreaterThan(0);
+    expect(laidOut(byValue)).toBeUndefined();
+    expect([0, 300, 795].map((from) => page(from, byValue))).toEqual(want);
+    expect(laidOut(byValue)).not.toBe(merge);
+    expect(laidOut(byValue)).toBeDefined();
+
+    // A new snapshot (a delete) gets layouts of its own.
+    await engine.write([{ action: 'delete', index: 'r', id: '5' }]);
+    engine.refresh('r');
+    expect(laidOut(byValue)).toBeUndefined();
+    expect(page(0, byValue)).toEqual(page(0, byValue, 'top_k'));
+    expect(kernels.inUse().blocks).toBe(expectedBlocks(engine));
   });
 
   it('index sorting builds the runs of every new segment as it is sealed', async () => {

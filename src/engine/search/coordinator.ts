@@ -5,7 +5,7 @@
  * order (top-k candidates); either way, positions map back to the segment. Inputs come in
  * tie-break order (sort/tie-break.ts).
  */
-import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type Run, type WasmKernels } from '../../core/index.ts';
+import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type LaidOutRuns, type MergedPage, type Run, type WasmKernels } from '../../core/index.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
 
 /** One segment's sorted input to the merge: its run shape, and the segment position of each entry. */
@@ -28,6 +28,33 @@ export function mergePage(kernels: WasmKernels, inputs: readonly MergeInput[], o
   if (inputs.length === 0 || size === 0) return [];
   const runs = { order, runs: inputs.map((input) => input.run) };
   const page = order.length <= MAX_KEYS ? kernels.mergeRuns(runs, from, size) : reference.mergeRuns(plain(runs), from, size);
+  return entriesOf(inputs, page);
+}
+
+/**
+ * The inputs of a merge laid out once ({@link layOutMerge}), to page through again and again with
+ * {@link mergeLaidOut} while every run they read is kept: a search of the same snapshot and sort
+ * then skips writing each segment's entry of the kernel's run table.
+ */
+export interface LaidOutMerge {
+  inputs: readonly MergeInput[];
+  runs: LaidOutRuns;
+}
+
+/** The inputs laid out for the kernel; undefined when one of them is not in its memory (a top-k input) or the keys are too many. */
+export function layOutMerge(kernels: WasmKernels, inputs: readonly MergeInput[], order: KeyOrder[]): LaidOutMerge | undefined {
+  if (order.length > MAX_KEYS) return undefined;
+  const runs = kernels.layOut({ order, runs: inputs.map((input) => input.run) });
+  return runs && { inputs, runs };
+}
+
+/** {@link mergePage} over inputs laid out by {@link layOutMerge}. */
+export function mergeLaidOut(kernels: WasmKernels, merge: LaidOutMerge, from: number, size: number): PageEntry[] {
+  if (merge.inputs.length === 0 || size === 0) return [];
+  return entriesOf(merge.inputs, kernels.mergeLaidOut(merge.runs, from, size));
+}
+
+function entriesOf(inputs: readonly MergeInput[], page: MergedPage): PageEntry[] {
   const entries: PageEntry[] = new Array(page.run.length);
   for (let i = 0; i < page.run.length; i++) {
     const { segment, positions, scores } = inputs[page.run[i]];

@@ -15,7 +15,7 @@
 import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
 import type { LiveSegment } from '../shard.ts';
-import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
+import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
@@ -32,10 +32,20 @@ import type { SegmentRef } from './sort/tie-break.ts';
  */
 export const SORT_WHOLE_RATIO = 2;
 
-export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache, after?: AfterKey): PageEntry[] {
+/**
+ * @param shared the same `segments` serve every search of their snapshot: a merge of nothing but
+ *   runs is laid out once for them (coordinator.ts), and later pages of the sort reuse it while the
+ *   run cache frees nothing.
+ */
+export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, paging: Paging, runs: RunCache, after?: AfterKey, shared = false): PageEntry[] {
+  const reusable = shared && paging === 'sorted_runs' && !after;
+  const laidOut = reusable ? runs.laidOut(segments, plan.runKey) : undefined;
+  if (laidOut) return mergeLaidOut(runs.kernels, laidOut, from, size);
   const want = from + size;
   const order = plan.order();
   const inputs: MergeInput[] = [];
+  /** The run of each input, while every input is one. */
+  const kept: SortedRun[] = [];
   let skipped = 0;
   for (const segment of segments) {
     const { live } = segment;
@@ -50,6 +60,7 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
         const shape = plan.asStored ? run.shape() : { length: run.length, keys: run.keys.map((values, j) => ({ values, ...plan.keys[j].readAs(segment, runs) })) };
         if (after) skipped += countThrough(shape, order, after);
         inputs.push({ segment, run: shape, positions: run.positions });
+        kept.push(run);
         continue;
       }
       runs.schedule(live, plan.runKey, (kernels) => SortedRun.build(kernels, live, runSpec(plan.keys, live)));
@@ -60,7 +71,10 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
     const keys: RunKey<Column>[] = spec.keys.map(({ column }, j) => ({ values: gather(column, locals), ...readAs[j] }));
     inputs.push({ segment, run: { length: locals.length, keys }, positions: locals });
   }
-  return mergePage(runs.kernels, inputs, order, after ? skipped : from, size);
+  const merge = reusable && kept.length === inputs.length ? layOutMerge(runs.kernels, inputs, order) : undefined;
+  if (!merge) return mergePage(runs.kernels, inputs, order, after ? skipped : from, size);
+  runs.keepLaidOut(segments, plan.runKey, kept, merge);
+  return mergeLaidOut(runs.kernels, merge, from, size);
 }
 
 /**

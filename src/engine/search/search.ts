@@ -71,7 +71,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   const usesQueryPage = query.kind !== 'match_all' || request.minScore !== undefined || targets.some((target) => target.filter);
   // A query's page reads its own sort values, scores included; match_all's, the runs'.
   const after = request.after && searchAfter(request.after, plan, from, targets, !usesQueryPage);
-  const { segments, liveCount } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
+  const { segments, liveCount, shared } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
 
   // Hits carry scores when sorted by them, or asked for (`track_scores`).
   const showsScore = !plan.byField || plan.tracksScore || request.trackScores;
@@ -87,7 +87,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
       ({ page, scores, total: totalHits, maxScore } = found);
     } else if (size === 0) page = [];
     else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, runs) : from, size, runs);
-    else page = sortedPage(segments, plan, from, size, request.paging, runs, after || undefined);
+    else page = sortedPage(segments, plan, from, size, request.paging, runs, after || undefined, shared);
   } finally {
     // Runs over the budget are evicted only now, so none is freed while this search reads it.
     runs.trim();

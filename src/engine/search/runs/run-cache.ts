@@ -15,10 +15,14 @@
  * newest (searches of the latest snapshot), and one for each older snapshot a point in time or a
  * scroll pins ({@link RunCache.retain}). Older runs go when their last holder lets go
  * ({@link RunCache.release}), and a segment merged away while pinned keeps its runs until then.
+ *
+ * It also keeps, per snapshot layout and run key, the merge of those runs laid out for the kernel
+ * ({@link RunCache.laidOut}): it names the runs' memory, so any free here makes every one stale.
  */
 import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
 import type { Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard.ts';
+import type { LaidOutMerge } from '../coordinator.ts';
 import type { MapStore } from '../sort/key.ts';
 import { SortedRun, type RunSpec } from './sorted-run.ts';
 
@@ -43,6 +47,22 @@ export interface RunCacheStats {
 type DeletesId = Uint8Array | typeof NO_DELETES;
 const NO_DELETES = Symbol('no deletes');
 const deletesOf = (live: LiveSegment): DeletesId => live.deleted ?? NO_DELETES;
+
+/** Where a kept run is kept, and when it was last used (eviction goes by that stamp). */
+interface Kept {
+  segment: Segment;
+  key: string;
+  deletes: DeletesId;
+  used: number;
+}
+
+/** A merge laid out from kept runs: it serves while no run or map has been freed since {@link frees}. */
+interface KeptMerge {
+  merge: LaidOutMerge;
+  frees: number;
+  /** Its runs' records, stamped as used whenever it serves. */
+  runs: Kept[];
+}
 
 interface SegmentEntry {
   /** By run key, the runs for each set of deletes. */
@@ -81,12 +101,16 @@ interface Pending {
 export class RunCache implements MapStore {
   readonly #segments = new Map<Segment, SegmentEntry>();
   /** Every kept run, with where it is kept and when it was last used (eviction goes by that stamp). */
-  readonly #lru = new Map<SortedRun, { segment: Segment; key: string; deletes: DeletesId; used: number }>();
+  readonly #lru = new Map<SortedRun, Kept>();
   /** Snapshots of a segment (by their deletes) that points in time and scrolls hold, with their holder counts. */
   readonly #pins = new Map<Segment, Map<DeletesId, number>>();
   /** Segments gone from their shard while pinned: dropped when the last holder lets go. */
   readonly #dropLater = new Set<Segment>();
   #clock = 0;
+  /** Merges laid out for sorted pages, by the segments they read (a snapshot's layout) and run key. */
+  #laidOut = new WeakMap<object, Map<string, KeptMerge>>();
+  /** Runs and maps freed so far: a laid-out merge kept before the latest free may name freed memory. */
+  #frees = 0;
   /** Runs made for one search only (an older snapshot's deletes), freed at the next trim. */
   #transient: SortedRun[] = [];
   /** Keyword maps replaced by newer ones, freed at the next trim. */
@@ -131,6 +155,40 @@ export class RunCache implements MapStore {
     const filtered = this.#keep(newest.filtered(this.kernels, live), live.segment, key, deletesOf(live));
     this.#forgetUnpinned(live.segment, key, filtered);
     return filtered;
+  }
+
+  /**
+   * The merge kept for `segments` under `key` by {@link keepLaidOut}, if no run or map was freed
+   * since (a free anywhere drops every such merge: they are laid out again on the next search). Its
+   * runs count as looked up and used, as the search would have looked each one up.
+   */
+  laidOut(segments: object, key: string): LaidOutMerge | undefined {
+    const byKey = this.#laidOut.get(segments);
+    const kept = byKey?.get(key);
+    if (!kept) return undefined;
+    if (kept.frees !== this.#frees) {
+      byKey!.delete(key);
+      return undefined;
+    }
+    const used = ++this.#clock;
+    for (const record of kept.runs) record.used = used;
+    this.#counters.hits += kept.runs.length;
+    return kept.merge;
+  }
+
+  /** Keeps `merge`, laid out from `runs`, for the searches of `segments` under `key`; only if every run is kept here. */
+  keepLaidOut(segments: object, key: string, runs: readonly SortedRun[], merge: LaidOutMerge): void {
+    if (this.#closed) return;
+    const records: Kept[] = [];
+    for (const run of runs) {
+      const record = this.#lru.get(run);
+      // A run made for one search only is freed at the next trim.
+      if (!record) return;
+      records.push(record);
+    }
+    let byKey = this.#laidOut.get(segments);
+    if (!byKey) this.#laidOut.set(segments, (byKey = new Map()));
+    byKey.set(key, { merge, frees: this.#frees, runs: records });
   }
 
   /** Sorts the whole segment now and keeps the run (for a deep page, or index sorting). */
@@ -221,6 +279,7 @@ export class RunCache implements MapStore {
       // A search may still read the map it replaces (one over other targets): it goes at the next trim.
       this.#mapBytes -= kept.array.bytes;
       this.#transientMaps.push(kept.array);
+      this.#frees++;
     }
     const values = build();
     const array = this.kernels.f64(values.length);
@@ -375,6 +434,7 @@ export class RunCache implements MapStore {
       this.#bytes -= run.bytes;
     }
     run.free();
+    this.#frees++;
   }
 
   /** Frees the segment's runs under `key` for older deletes than `newest`'s that no one pins. */
@@ -397,6 +457,7 @@ export class RunCache implements MapStore {
     for (const { array } of entry.maps.values()) {
       this.#mapBytes -= array.bytes;
       array.free();
+      this.#frees++;
     }
     this.#segments.delete(segment);
   }

@@ -21,6 +21,8 @@ export interface SegmentRef {
 export interface Layout {
   segments: readonly SegmentRef[];
   liveCount: number;
+  /** Kept with a lone target's snapshot: every search of it gets these same `segments`, so what is worked out from them can be kept too. */
+  shared: boolean;
 }
 
 /** Every segment of the targets that take part (not failed), in tie-break order; kept with a lone target's snapshot. */
@@ -28,11 +30,11 @@ export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t
   if (targets.length === 1 && !failed(0)) {
     const kept = targets[0].cache.get('layout') as Layout | undefined;
     if (kept) return kept;
-    const layout = layOut(targets, failed);
+    const layout = { ...layOut(targets, failed), shared: true };
     targets[0].cache.set('layout', layout);
     return layout;
   }
-  return layOut(targets, failed);
+  return { ...layOut(targets, failed), shared: false };
 }
 
 /** The targets' shards in tie-break order: by shard number, then by target (ES's ShardId order). */
@@ -49,7 +51,7 @@ export function shardPlaces(targets: readonly IndexSnapshot[]): (t: number, shar
   return (t, shard) => places[t][shard] ?? 0;
 }
 
-function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Layout {
+function layOut(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Omit<Layout, 'shared'> {
   const shards = shardsInTieOrder(targets, failed);
   const segments = shards.flatMap(({ t, shard }) => shard.segments.map((live) => ({ target: t, shard: shard.shard, live })));
   return { segments, liveCount: segments.reduce((n, { live }) => n + live.segment.count - live.deletedCount, 0) };
