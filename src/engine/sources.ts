@@ -98,14 +98,14 @@ export class Sources {
   }
 
   /**
-   * The `_source` of the documents at `seqs` of one shard, in that order, as JSON text or its UTF-8
-   * bytes: what storage has (a document being replaced or deleted is still there until its batch
-   * commits), then what only memory has.
+   * The `_source` of the documents at (`shards[i]`, `seqs[i]`) of an index, in that order, as JSON
+   * text or its UTF-8 bytes: what storage has (a document being replaced or deleted is still there
+   * until its batch commits), then what only memory has.
    */
-  sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (string | Uint8Array | undefined)[] {
-    const out: (string | Uint8Array | undefined)[] = this.store.sourcesOf(uuid, shard, seqs);
+  sourcesOf(uuid: string, shards: readonly number[], seqs: readonly number[]): (string | Uint8Array | undefined)[] {
+    const out: (string | Uint8Array | undefined)[] = this.store.sourcesOf(uuid, shards, seqs);
     for (let i = 0; i < seqs.length; i++) {
-      if (out[i] === undefined) out[i] = this.#inMemory(uuid, shard, seqs[i])?.source;
+      if (out[i] === undefined) out[i] = this.#inMemory(uuid, shards[i], seqs[i])?.source;
     }
     return out;
   }

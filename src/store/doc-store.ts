@@ -88,8 +88,11 @@ export interface ShardCommit {
  */
 const indexRange = (uuid: string) => ({ start: [uuid], end: [uuid, Infinity] });
 
-/** Room made for each source a page reads, at first (the buffer grows for larger ones). */
-const SOURCE_BYTES_GUESS = 256;
+/** Bytes of each slab read sources are copied into (a page of ten small documents takes a few KiB). */
+const SLAB_BYTES = 64 * 1024;
+
+/** Sources up to this long are copied byte by byte (cheaper than a subarray and a `set` for them). */
+const SHORT_COPY = 64;
 
 /** Deletes-log entries removed per transaction once a commit makes them obsolete. */
 const PRUNE_BATCH = 512;
@@ -238,35 +241,45 @@ export class DocStore {
   }
 
   /**
-   * The `_source` of the documents stored at `seqs` of one shard, in that order, as their UTF-8
-   * bytes (never decoded or parsed); undefined where storage has none. Each is read with a lookup of
-   * its own (with byte keys a third of the cost of stepping through a range: a cursor's step decodes
-   * a key and copies a value) and copied out of lmdb's shared read buffer, valid only until the next
-   * read, into one buffer for them all.
+   * The `_source` of the documents stored at (`shards[i]`, `seqs[i]`) of an index, in that order, as
+   * their UTF-8 bytes (never decoded or parsed); undefined where storage has none. Each is read with
+   * a lookup of its own (with byte keys a third of the cost of stepping through a range: a cursor's
+   * step decodes a key and copies a value) and copied out of lmdb's shared read buffer, valid only
+   * until the next read, into the store's slab ({@link #copyOut}).
    */
-  sourcesOf(uuid: string, shard: number, seqs: readonly number[]): (Uint8Array | undefined)[] {
+  sourcesOf(uuid: string, shards: readonly number[], seqs: readonly number[]): (Uint8Array | undefined)[] {
     const n = seqs.length;
     const out: (Uint8Array | undefined)[] = new Array(n);
-    // Which documents were found, and where each lies in `copied` (start, end), for the views made once every one is in.
-    const spans: number[] = [];
-    let copied = Buffer.allocUnsafe(n * SOURCE_BYTES_GUESS);
-    let at = 0;
     for (let i = 0; i < n; i++) {
-      const bytes = this.docs.getBinaryFast(this.#keys.key(uuid, shard, seqs[i]));
-      if (!bytes) continue;
+      const bytes = this.docs.getBinaryFast(this.#keys.key(uuid, shards[i], seqs[i]));
       // Its `length` is the value's, whatever the read buffer's capacity.
-      const start = sourceStart(bytes), length = bytes.length - start;
-      if (at + length > copied.length) {
-        const grown = Buffer.allocUnsafe(Math.max(at + length, 2 * copied.length));
-        copied.copy(grown, 0, 0, at);
-        copied = grown;
-      }
-      bytes.copy(copied, at, start, bytes.length);
-      spans.push(i, at, (at += length));
+      if (bytes) out[i] = this.#copyOut(bytes, sourceStart(bytes));
     }
-    // Plain views (a Buffer's subarray costs several times as much to make).
-    for (let k = 0; k < spans.length; k += 3) out[spans[k]] = new Uint8Array(copied.buffer, copied.byteOffset + spans[k + 1], spans[k + 2] - spans[k + 1]);
     return out;
+  }
+
+  /**
+   * Where read sources are copied: a slab each part of which is handed out once and never written
+   * again, so the views given out stay as they were; a full slab is left to the views that still
+   * hold it and a new one taken. One allocation serves many pages (a buffer of their own per page
+   * cost more than the reads' copying).
+   */
+  #slab = new Uint8Array(0);
+  #slabAt = 0;
+
+  /** A view of its own of `bytes` from `start` on. */
+  #copyOut(bytes: Buffer, start: number): Uint8Array {
+    const length = bytes.length - start;
+    if (this.#slabAt + length > this.#slab.length) {
+      this.#slab = new Uint8Array(Math.max(SLAB_BYTES, length));
+      this.#slabAt = 0;
+    }
+    const at = this.#slabAt;
+    const slab = this.#slab;
+    if (length > SHORT_COPY) bytes.copy(slab, at, start, bytes.length);
+    else for (let i = 0; i < length; i++) slab[at + i] = bytes[start + i];
+    this.#slabAt = at + length;
+    return new Uint8Array(slab.buffer, at, length);
   }
 
   /** Every stored document of the index, in (shard, seq) order. */
@@ -491,8 +504,16 @@ export class DocKeys {
 /** Bytes of a key after the uuid and its zero: the shard (u32), then the seq (u64). */
 const NUMBERS = 12;
 
+/** Big-endian, byte by byte (Buffer's writeUInt32BE checks its arguments first, on every lookup's key). */
 function writeNumbers(key: Buffer, at: number, shard: number, seq: number): void {
-  key.writeUInt32BE(shard, at);
-  key.writeUInt32BE(Math.floor(seq / 2 ** 32), at + 4);
-  key.writeUInt32BE(seq >>> 0, at + 8);
+  writeU32(key, at, shard);
+  writeU32(key, at + 4, Math.floor(seq / 2 ** 32));
+  writeU32(key, at + 8, seq >>> 0);
+}
+
+function writeU32(key: Buffer, at: number, value: number): void {
+  key[at] = value >>> 24;
+  key[at + 1] = value >>> 16;
+  key[at + 2] = value >>> 8;
+  key[at + 3] = value;
 }

@@ -55,16 +55,27 @@ describe('documents', () => {
   it("reads a document's source bytes alone, by its shard and seq", async () => {
     const text = (bytes: Uint8Array | undefined) => bytes && Buffer.from(bytes).toString('utf8');
     await store.write([put('u', 0, 1), put('u', 0, 2), put('u', 1, 2), put('uv', 0, 2)]);
-    expect([...store.sourcesOf('u', 0, [2, 1, 3]).map(text), ...store.sourcesOf('u', 1, [2]).map(text), ...store.sourcesOf('uv', 0, [2]).map(text)]).toEqual(['{"n":"0/2"}', '{"n":"0/1"}', undefined, '{"n":"1/2"}', '{"n":"0/2"}']);
-    expect([...store.sourcesOf('u', 2, [1]), ...store.sourcesOf('x', 0, [1])]).toEqual([undefined, undefined]);
+    expect([...store.sourcesOf('u', [0, 0, 0, 1], [2, 1, 3, 2]).map(text), ...store.sourcesOf('uv', [0], [2]).map(text)]).toEqual(['{"n":"0/2"}', '{"n":"0/1"}', undefined, '{"n":"1/2"}', '{"n":"0/2"}']);
+    expect([...store.sourcesOf('u', [2], [1]), ...store.sourcesOf('x', [0], [1])]).toEqual([undefined, undefined]);
   });
 
   it('reads sources of any size together, each whole (their buffer grows past its first guess)', async () => {
     const sizes = [10, 3000, 1, 700, 5000, 20];
     const sources = sizes.map((n, i) => JSON.stringify({ i, s: 'é'.repeat(n) }));
     await store.write(sources.map((source, seq) => put('u', 0, seq, { id: `${seq}`, version: 1, source })));
-    const read = store.sourcesOf('u', 0, [5, 4, 3, 2, 1, 0, 9]);
+    const read = store.sourcesOf('u', [0, 0, 0, 0, 0, 0, 0], [5, 4, 3, 2, 1, 0, 9]);
     expect(read.map((bytes) => bytes && Buffer.from(bytes).toString('utf8'))).toEqual([...sources.slice().reverse(), undefined]);
+  });
+
+  it('sources read earlier keep their bytes while later reads fill slab after slab (one larger than a slab too)', async () => {
+    const sources = Array.from({ length: 400 }, (_, i) => JSON.stringify({ i, s: 'x'.repeat(i % 3 === 0 ? 30 : 500) }));
+    sources[123] = JSON.stringify({ big: 'y'.repeat(100_000) });
+    await store.write(sources.map((source, seq) => put('u', 0, seq, { id: `${seq}`, version: 1, source })));
+    const reads = Array.from({ length: 100 }, (_, r) => {
+      const seqs = Array.from({ length: 10 }, (_, j) => (r * 37 + j * 11) % 400);
+      return { seqs, bytes: store.sourcesOf('u', seqs.map(() => 0), seqs) };
+    });
+    for (const { seqs, bytes } of reads) expect(bytes.map((b) => Buffer.from(b!).toString('utf8'))).toEqual(seqs.map((seq) => sources[seq]));
   });
 
   it('converts a data directory whose documents are MessagePack objects, once', async () => {

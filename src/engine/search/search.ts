@@ -19,8 +19,8 @@ import type { RawJson } from '../raw-json.ts';
 import { docValueReaders, docValuesOf, type DocValueReader } from './doc-values.ts';
 import { sourceOf } from './source-filter.ts';
 
-/** Reads the `_source` of one shard's documents for the fetch phase, in the order of `seqs`: JSON text or its UTF-8 bytes. */
-export type SourceLoader = (target: IndexSnapshot, shard: number, seqs: readonly number[]) => (string | Uint8Array | undefined)[];
+/** Reads the `_source` of a target's documents at (`shards[i]`, `seqs[i]`) for the fetch phase, in that order: JSON text or its UTF-8 bytes. */
+export type SourceLoader = (target: IndexSnapshot, shards: readonly number[], seqs: readonly number[]) => (string | Uint8Array | undefined)[];
 
 export interface SearchResponse {
   took: number;
@@ -161,34 +161,30 @@ function windowCheck(target: IndexSnapshot, from: number, size: number): EsError
   );
 }
 
-/** The page's stored documents, read shard by shard (the loader reads one shard's documents at a time). */
+/** The page's stored documents, read target by target (a page of one index, the usual one, in one read). */
 function loadPage(page: readonly PageEntry[], targets: readonly IndexSnapshot[], load: SourceLoader): (string | Uint8Array | undefined)[] {
+  if (targets.length === 1) return loadTarget(page, targets[0], load);
   const docs: (string | Uint8Array | undefined)[] = new Array(page.length);
-  // By target and shard (a page in index order has few groups, each in order): each group's entries,
-  // keyed by the target's place above the shard number.
-  const groups = new Map<number, number[]>();
-  for (let i = 0; i < page.length; i++) {
-    const { target, shard } = page[i];
-    const key = target * SHARDS_PER_TARGET + shard;
-    const group = groups.get(key);
-    if (group) group.push(i);
-    else groups.set(key, [i]);
-  }
-  for (const [key, indices] of groups) {
-    const target = targets[Math.floor(key / SHARDS_PER_TARGET)];
-    const seqs = new Array<number>(indices.length);
-    for (let j = 0; j < indices.length; j++) {
-      const { live, local } = page[indices[j]];
-      seqs[j] = live.segment.seqs[local];
-    }
-    const loaded = load(target, key % SHARDS_PER_TARGET, seqs);
-    for (let j = 0; j < indices.length; j++) docs[indices[j]] = loaded[j];
-  }
+  targets.forEach((target, t) => {
+    const entries = page.flatMap((entry, i) => (entry.target === t ? [i] : []));
+    if (entries.length === 0) return;
+    const loaded = loadTarget(entries.map((i) => page[i]), target, load);
+    entries.forEach((i, j) => (docs[i] = loaded[j]));
+  });
   return docs;
 }
 
-/** More than an index's shards can number (`index.number_of_shards` is at most 1024). */
-const SHARDS_PER_TARGET = 2048;
+/** The stored documents of entries that all belong to `target`, in their order. */
+function loadTarget(entries: readonly PageEntry[], target: IndexSnapshot, load: SourceLoader): (string | Uint8Array | undefined)[] {
+  const shards = new Array<number>(entries.length);
+  const seqs = new Array<number>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const { shard, live, local } = entries[i];
+    shards[i] = shard;
+    seqs[i] = live.segment.seqs[local];
+  }
+  return load(target, shards, seqs);
+}
 
 /**
  * What the fetch phase checks on every shard before it reads a hit: `stored_fields: _none_` with a
