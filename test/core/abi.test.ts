@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reference, WasmKernels, wasmModule, type WasmArray } from '../../src/core/index.ts';
 import { runsOf } from './arbitraries.ts';
+import { placeRuns } from './in-wasm.ts';
 
 interface Heap {
   memory: WebAssembly.Memory;
@@ -117,14 +118,7 @@ describe('the binding past 2 GiB', () => {
 
     fc.assert(
       fc.property(runsOf(12, 60, 2), fc.nat(400), fc.nat(40), (runs, from, size) => {
-        const placed: WasmArray[] = [];
-        const place = (source: Float64Array) => {
-          const array = kernels.f64(source.length);
-          array.view.set(source);
-          placed.push(array);
-          return array;
-        };
-        const inWasm = { order: runs.order, runs: runs.runs.map((run) => ({ length: run.length, keys: run.keys.map((key) => ({ ...key, values: place(key.values), map: key.map && place(key.map) })) })) };
+        const { runs: inWasm, placed, free } = placeRuns(kernels, runs);
         try {
           expect(placed.every((array) => array.ptr >= 2 ** 31)).toBe(true);
           const page = kernels.mergeRuns(inWasm, from, size);
@@ -133,7 +127,7 @@ describe('the binding past 2 GiB', () => {
           expect([...page.pos]).toEqual([...wantPage.pos]);
           expect([...kernels.rankSelect(inWasm, from)]).toEqual([...reference.rankSelect(runs, from)]);
         } finally {
-          for (const array of placed) array.free();
+          free();
         }
       }),
       { numRuns: 30 },

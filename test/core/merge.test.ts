@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reference, WasmArray, WasmKernels, wasmKernels, wasmModule, type Runs } from '../../src/core/index.ts';
+import { reference, WasmKernels, wasmKernels, wasmModule } from '../../src/core/index.ts';
 import { runsOf, totalOf } from './arbitraries.ts';
+import { placeRuns } from './in-wasm.ts';
 
 const wasm = wasmKernels();
 
@@ -64,19 +65,6 @@ describe('mergeRuns matches the reference', () => {
 });
 
 describe('mergeLaidOut: runs laid out once, merged again and again', () => {
-  /** The runs with every column copied into the kernels' memory, and a way to free them all. */
-  function inWasm(kernels: WasmKernels, runs: Runs) {
-    const placed: WasmArray[] = [];
-    const place = (source: Float64Array) => {
-      const array = kernels.f64(source.length);
-      array.view.set(source);
-      placed.push(array);
-      return array;
-    };
-    const laid = { order: runs.order, runs: runs.runs.map((run) => ({ length: run.length, keys: run.keys.map((key) => ({ ...key, values: place(key.values), map: key.map && place(key.map) })) })) };
-    return { runs: laid, placed, free: () => placed.forEach((array) => array.free()) };
-  }
-
   it('every page of runs laid out once matches the reference (1..32 runs, maps and offsets, any from and size)', () => {
     fc.assert(
       fc.property(
@@ -85,7 +73,7 @@ describe('mergeLaidOut: runs laid out once, merged again and again', () => {
           return fc.tuple(fc.constant(runs), fc.array(fc.tuple(fc.nat(total + 10), fc.nat(total + 10)), { minLength: 1, maxLength: 6 }));
         }),
         ([runs, pages]) => {
-          const placed = inWasm(wasm, runs);
+          const placed = placeRuns(wasm, runs);
           try {
             const laid = wasm.layOut(placed.runs)!;
             expect(laid.count).toBe(runs.runs.length);
@@ -108,7 +96,7 @@ describe('mergeLaidOut: runs laid out once, merged again and again', () => {
   it('lays out only runs whose columns all live in the module (a plain column would be copied per merge)', () => {
     const runs = { order: [{}], runs: [{ length: 3, keys: [{ values: Float64Array.from([1, 2, 3]) }] }] };
     expect(wasm.layOut(runs)).toBeUndefined();
-    const placed = inWasm(wasm, runs);
+    const placed = placeRuns(wasm, runs);
     const withPlainMap = { order: [{}], runs: [{ length: 3, keys: [{ values: placed.runs.runs[0].keys[0].values, map: Float64Array.from([5, 6, 7]) }] }] };
     expect(wasm.layOut(withPlainMap)).toBeUndefined();
     placed.free();
@@ -117,7 +105,7 @@ describe('mergeLaidOut: runs laid out once, merged again and again', () => {
   it('still right after the memory grows between the layout and the merge (addresses hold, views detach)', () => {
     const fresh = new WasmKernels(wasmModule());
     const runs = { order: [{ order: 'desc' as const }], runs: [0, 1, 2].map((r) => ({ length: 50, keys: [{ values: Float64Array.from({ length: 50 }, (_, i) => (50 - i) * 3 + r) }] })) };
-    const placed = inWasm(fresh, runs);
+    const placed = placeRuns(fresh, runs);
     const laid = fresh.layOut(placed.runs)!;
     const before = fresh.memory.buffer.byteLength;
     const big = fresh.f64(1 << 21);
@@ -133,7 +121,7 @@ describe('mergeLaidOut: runs laid out once, merged again and again', () => {
 
   it('refuses to merge once an array it names is freed, rather than read freed memory', () => {
     const runs = { order: [{}], runs: [{ length: 3, keys: [{ values: Float64Array.from([1, 2, 3]) }] }, { length: 2, keys: [{ values: Float64Array.from([0, 4]) }] }] };
-    const placed = inWasm(wasm, runs);
+    const placed = placeRuns(wasm, runs);
     const laid = wasm.layOut(placed.runs)!;
     placed.placed[1].free();
     expect(() => wasm.mergeLaidOut(laid, 0, 5)).toThrow('a laid-out run was freed');
