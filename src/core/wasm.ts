@@ -196,7 +196,7 @@ export class WasmKernels {
     return this.#call((scratch) => {
       const { spec, table, out } = this.#layout(scratch, runs, room * 8);
       const got = this.#x.mergeRuns(spec, runs.order.length, table, runs.runs.length, from, size, out, out + room * 4);
-      return this.#page(out, room, got);
+      return { run: this.#u32(out, got), pos: this.#u32(out + room * 4, got) };
     });
   }
 
@@ -238,7 +238,7 @@ export class WasmKernels {
       this.#heap().u8.set(image, spec);
       const out = spec + image.length;
       const got = this.#x.mergeRuns(spec, laid.keys, spec + laid.keys * SPEC_BYTES, laid.count, from, size, out, out + room * 4);
-      return this.#page(out, room, got);
+      return { run: this.#u32(out, got), pos: this.#u32(out + room * 4, got) };
     });
   }
 
@@ -335,12 +335,6 @@ export class WasmKernels {
     const ptr = scratch(n * 8);
     new Float64Array(this.#x.memory.buffer, ptr, n).set(values.subarray(0, n));
     return ptr;
-  }
-
-  /** A merge's output (`room` runs at `out`, then `room` positions; `got` of each written), copied out in one block. */
-  #page(out: number, room: number, got: number): MergedPage {
-    const both = this.#u32(out, room + got);
-    return { run: both.subarray(0, got), pos: both.subarray(room, room + got) };
   }
 
   #u32(ptr: number, length: number): Uint32Array {
