@@ -510,5 +510,10 @@ function routed(snapshot: IndexSnapshot, routing: string | undefined, only?: rea
   const values = routing === undefined ? undefined : routing === '' ? [] : routing.split(',');
   const shards = values === undefined ? undefined : new Set(values.map((r) => shardFor(r, snapshot.shards.length, settings.numberOfRoutingShards)));
   const picked = snapshot.shards.filter((s) => (shards === undefined || shards.has(s.shard)) && (only === undefined || only.includes(s.shard)));
-  return { index: snapshot.index, shards: picked, cache: new Map() };
+  // Kept with the snapshot by the shards picked (a handful of sets, whatever the routing values), so
+  // that routed searches of one snapshot share what is kept for it (layout, sort plans, merges).
+  const key = `routed:${picked.map((s) => s.shard).join(',')}`;
+  let kept = snapshot.cache.get(key) as IndexSnapshot | undefined;
+  if (!kept) snapshot.cache.set(key, (kept = { index: snapshot.index, shards: picked, cache: new Map() }));
+  return kept;
 }

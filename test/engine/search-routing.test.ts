@@ -23,6 +23,24 @@ describe('search with routing', () => {
     expect(response.hits.hits.map((h) => h._id).sort()).toEqual(expected.sort());
     expect(response.hits.total).toEqual({ value: expected.length, relation: 'eq' });
   });
+
+  it('routed searches of a snapshot share one narrowed snapshot per set of shards picked, whatever the routing values', () => {
+    const ids = Array.from({ length: 100 }, (_, i) => String(i));
+    const [a, b] = ids.filter((id) => shardFor(id, 5) === shardFor('7', 5) && id !== '7');
+    const other = ids.find((id) => shardFor(id, 5) !== shardFor('7', 5))!;
+    const sort = [{ kind: 'field' as const, field: 'i', order: 'desc' as const, missing: '_last' as const }];
+    const page = (routing: string) => engine.search('r', searchRequest({ size: 3, sort }), routing).hits.hits.map((h) => h._id);
+    const narrowed = () => [...engine.resolveOne('r').snapshot().cache.entries()].filter(([key]) => key.startsWith('routed:'));
+    const first = page('7');
+    const kept = narrowed();
+    expect(kept.map(([key]) => key)).toContain(`routed:${shardFor('7', 5)}`);
+    // Other values routed to the same shard: the same snapshot, with its layout and merges.
+    expect(page(a)).toEqual(first);
+    expect(page(b)).toEqual(first);
+    expect(narrowed()).toEqual(kept);
+    expect(page(other)).not.toEqual(first);
+    expect(narrowed().length).toBe(kept.length + 1);
+  });
 });
 
 describe('_routing on hits', () => {
