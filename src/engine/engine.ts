@@ -14,7 +14,7 @@ import { MemoryBreaker } from './breakers/memory-breaker.ts';
 import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
-import { SearchIndex, type IndexSnapshot } from './search-index.ts';
+import { keptWith, SearchIndex, type IndexSnapshot } from './search-index.ts';
 import { WriteBatches, type CommittingBatch, type WriteItem, type WriteOp } from './writes/write-batches.ts';
 import { floodStageBlock, isDiskFull, refusedWrite, storageFailure } from './writes/storage-failure.ts';
 
@@ -512,8 +512,5 @@ function routed(snapshot: IndexSnapshot, routing: string | undefined, only?: rea
   const picked = snapshot.shards.filter((s) => (shards === undefined || shards.has(s.shard)) && (only === undefined || only.includes(s.shard)));
   // Kept with the snapshot by the shards picked (a handful of sets, whatever the routing values), so
   // that routed searches of one snapshot share what is kept for it (layout, sort plans, merges).
-  const key = `routed:${picked.map((s) => s.shard).join(',')}`;
-  let kept = snapshot.cache.get(key) as IndexSnapshot | undefined;
-  if (!kept) snapshot.cache.set(key, (kept = { index: snapshot.index, shards: picked, cache: new Map() }));
-  return kept;
+  return keptWith(snapshot, `routed:${picked.map((s) => s.shard).join(',')}`, (): IndexSnapshot => ({ index: snapshot.index, shards: picked, cache: new Map() }));
 }

@@ -36,8 +36,15 @@ export interface IndexSnapshot {
   shards: readonly ShardSnapshot[];
   /** Reached through aliases with filters only: the documents a search may see here (their filters, or'ed). */
   filter?: Query;
-  /** Per-snapshot caches (global ordinals), dropped with the snapshot. */
+  /** What is worked out once per snapshot (layouts, sort plans, global ordinals, narrowed snapshots), dropped with it. */
   cache: Map<string, unknown>;
+}
+
+/** The value kept in the snapshot's cache under `key`, made by `make` the first time it is asked for. */
+export function keptWith<T>(snapshot: IndexSnapshot, key: string, make: () => T): T {
+  let kept = snapshot.cache.get(key) as T | undefined;
+  if (kept === undefined) snapshot.cache.set(key, (kept = make()));
+  return kept;
 }
 
 export type WriteOutcome = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';

@@ -101,6 +101,15 @@ export class DocStore {
   /** Document keys: one reused by every lookup, put and remove. */
   readonly #keys = new DocKeys();
 
+  /**
+   * Where read sources are copied: a slab each part of which is handed out once and never written
+   * again, so the views given out stay as they were; a full slab is left to the views that still
+   * hold it and a new one taken. One allocation serves many pages (a buffer of their own per page
+   * cost more than the reads' copying).
+   */
+  #slab = new Uint8Array(0);
+  #slabAt = 0;
+
   /** Settles at the next commit storage refuses (a new one then waits for the one after): see {@link durable}. */
   #nextFailure = signal();
 
@@ -257,15 +266,6 @@ export class DocStore {
     }
     return out;
   }
-
-  /**
-   * Where read sources are copied: a slab each part of which is handed out once and never written
-   * again, so the views given out stay as they were; a full slab is left to the views that still
-   * hold it and a new one taken. One allocation serves many pages (a buffer of their own per page
-   * cost more than the reads' copying).
-   */
-  #slab = new Uint8Array(0);
-  #slabAt = 0;
 
   /** A view of its own of `bytes` from `start` on. */
   #copyOut(bytes: Buffer, start: number): Uint8Array {

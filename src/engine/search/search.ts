@@ -5,7 +5,7 @@
  * snapshots taken at the start, in one turn of the event loop, so no write can tear a page.
  */
 import { allShardsFailed, badRequest, EsError, illegalArgument, shardFailure } from '../errors.ts';
-import type { IndexSnapshot } from '../search-index.ts';
+import { keptWith, type IndexSnapshot } from '../search-index.ts';
 import type { PageEntry } from './coordinator.ts';
 import { afterKey, checkAfterValues, type AfterKey } from './after.ts';
 import { layoutRank, sortedPage, unsortedPage } from './page.ts';
@@ -119,9 +119,7 @@ function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; ma
   return targets.map((target) => {
     // A filtered target shares its snapshot's cache: its slices are its own.
     const key = `slice:${id}/${max}${target.filter ? ` ${JSON.stringify(target.filter)}` : ''}`;
-    let slice = target.cache.get(key) as IndexSnapshot | undefined;
-    if (!slice) target.cache.set(key, (slice = { index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map(), ...(target.filter && { filter: target.filter }) }));
-    return slice;
+    return keptWith(target, key, (): IndexSnapshot => ({ index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map(), ...(target.filter && { filter: target.filter }) }));
   });
 }
 

@@ -6,7 +6,7 @@
  * position in the run, and a run keeps equal keys in position order, so laying runs out in this
  * order is the whole rule.
  */
-import type { IndexSnapshot } from '../../search-index.ts';
+import { keptWith, type IndexSnapshot } from '../../search-index.ts';
 import type { LiveSegment } from '../../shard.ts';
 import type { SearchRequest } from '../request.ts';
 
@@ -27,13 +27,7 @@ export interface Layout {
 
 /** Every segment of the targets that take part (not failed), in tie-break order; kept with a lone target's snapshot. */
 export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Layout {
-  if (targets.length === 1 && !failed(0)) {
-    const kept = targets[0].cache.get('layout') as Layout | undefined;
-    if (kept) return kept;
-    const layout = { ...layOut(targets, failed), shared: true };
-    targets[0].cache.set('layout', layout);
-    return layout;
-  }
+  if (targets.length === 1 && !failed(0)) return keptWith(targets[0], 'layout', (): Layout => ({ ...layOut(targets, failed), shared: true }));
   return { ...layOut(targets, failed), shared: false };
 }
 
