@@ -52,8 +52,8 @@ const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]
 /**
  * A document's indexed values, flat: a leaf field path (subfields included), then one of its
  * values, and so on, a field's values in the document's order. One array per document rather than
- * a map and a list per field: a refresh interval's documents wait in the write buffer, and each
- * object they hold is one more for the collector to copy.
+ * a map and a list per field: it lives from planning the write until the write buffer appends its
+ * values to the buffer's columns, and every object alive then is one more for the collector to copy.
  */
 export type DocValues = (string | number)[];
 
@@ -155,8 +155,7 @@ export class Mappings {
       checkDocumentKey(key);
       this.#visit(doc, key, source[key], 1);
     }
-    // Copied at its length: pushes grew it to room for 16 values or more, and it is kept until the next refresh.
-    return { values: doc.values.slice(), added: doc.added ?? NONE_ADDED };
+    return { values: doc.values, added: doc.added ?? NONE_ADDED };
   }
 
   #visit(doc: Extraction, path: string, value: unknown, depth: number): void {

@@ -15,8 +15,8 @@ import { IdFilter } from './segments/id-filter.ts';
 import { idHash } from './segments/ids.ts';
 import { nextMerge, type ForceMergeGoal } from './segments/merge-policy.ts';
 import { mergeSegments, type MergedSegment } from './segments/merge.ts';
-import type { Segment, SegmentDoc } from './segments/segment.ts';
-import { WriteBuffer } from './segments/write-buffer.ts';
+import type { Segment } from './segments/segment.ts';
+import { WriteBuffer, type BufferedDocs } from './segments/write-buffer.ts';
 import { finish, type Steps } from './steps.ts';
 
 /** A segment as one snapshot sees it: which of its documents are deleted, and its first ordinal. */
@@ -73,7 +73,7 @@ const TOMBSTONE_MS = 60_000;
 
 /** Buffered documents sealed, not yet published: still in the buffer (so lookups find them) until a refresh publishes the segment. */
 interface Sealed {
-  docs: SegmentDoc[];
+  docs: BufferedDocs;
   segment: Segment;
 }
 
@@ -111,7 +111,7 @@ export class Shard {
   /** Buffered documents sealed into segments that no refresh has published yet. */
   #sealed: Sealed[] = [];
   /** A seal under way, of the documents it took from the buffer. */
-  #sealing: { docs: SegmentDoc[]; steps: Steps<Segment> } | undefined;
+  #sealing: { docs: BufferedDocs; steps: Steps<Segment> } | undefined;
   /** The highest seq taken by a seal: buffered documents after it are not in one yet. */
   #sealedThrough = -1;
   /** Buffered documents after {@link #sealedThrough}. */
@@ -216,8 +216,11 @@ export class Shard {
   locate(id: string): DocLocation | undefined {
     const hash = idHash(id);
     if (!this.#ids.mayHold(hash)) return undefined;
-    const buffered = this.#buffer.byId(id, hash);
-    if (buffered) return { seq: buffered.seq, version: buffered.version, local: -1, ...(buffered.routing !== undefined && { routing: buffered.routing }) };
+    const buffer = this.#buffer, at = buffer.find(id, hash);
+    if (at >= 0) {
+      const routing = buffer.routing(at);
+      return { seq: buffer.seq(at), version: buffer.version(at), local: -1, ...(routing !== undefined && { routing }) };
+    }
     return this.#locateInSegments(id, hash, false);
   }
 
@@ -254,9 +257,8 @@ export class Shard {
     this.#tombstones.delete(id);
     this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
     this.#appliedSeq = Math.max(this.#appliedSeq, seq);
-    const doc: SegmentDoc = { id, seq, version, values, ...(routing !== undefined && { routing }) };
     const hash = idHash(id);
-    this.#buffer.add(doc, hash);
+    this.#buffer.add(id, hash, seq, version, values, routing);
     this.#ids.add(hash);
     if (this.#ids.full) this.#ids = this.#idFilter();
     if (seq > this.#sealedThrough) this.#unsealed++;
@@ -283,9 +285,9 @@ export class Shard {
   removeSeq(seq: number, at: number): void {
     this.#appliedSeq = Math.max(this.#appliedSeq, at);
     this.#nextSeq = Math.max(this.#nextSeq, at + 1);
-    const buffered = this.#buffer.bySeq(seq);
-    if (buffered) {
-      this.remove(buffered.id);
+    const buffered = this.#buffer.findSeq(seq);
+    if (buffered >= 0) {
+      this.remove(this.#buffer.id(buffered));
       return;
     }
     const segments = this.snapshot.segments;
@@ -316,7 +318,7 @@ export class Shard {
       return;
     }
     const rest = this.#takeUnsealed();
-    if (rest.length > 0) this.#sealed.push({ docs: rest, segment: finish(buildSegment(rest, this.familyOf)) });
+    if (rest.positions.length > 0) this.#sealed.push({ docs: rest, segment: finish(buildSegment(rest, this.familyOf)) });
     const segments = this.snapshot.segments.map((live) => this.#applyDeletes(live));
     for (const sealed of this.#sealed) segments.push(this.#withBufferDeletes(sealed));
     this.#sealed = [];
@@ -392,19 +394,21 @@ export class Shard {
   }
 
   /** Takes the buffered documents after the last seal's, in seq order (the buffer's order). */
-  #takeUnsealed(): SegmentDoc[] {
-    const docs = this.#buffer.after(this.#sealedThrough);
-    if (docs.length > 0) this.#sealedThrough = docs[docs.length - 1].seq;
+  #takeUnsealed(): BufferedDocs {
+    const docs = this.#buffer.take(this.#sealedThrough);
+    const { positions } = docs;
+    if (positions.length > 0) this.#sealedThrough = docs.seqs[positions[positions.length - 1]];
     this.#unsealed = 0;
     return docs;
   }
 
   /** A sealed segment as published: its documents deleted or replaced since they were taken from the buffer are deleted. */
   #withBufferDeletes({ docs, segment }: Sealed): LiveSegment {
+    const { positions } = docs;
     let deleted: Uint8Array | undefined, deletedCount = 0;
-    for (let i = 0; i < docs.length; i++) {
-      if (this.#buffer.holds(docs[i])) continue;
-      (deleted ??= new Uint8Array(docs.length))[i] = 1;
+    for (let i = 0; i < positions.length; i++) {
+      if (this.#buffer.holds(positions[i])) continue;
+      (deleted ??= new Uint8Array(positions.length))[i] = 1;
       deletedCount++;
     }
     return { segment, deleted, deletedCount, base: 0 };
@@ -469,7 +473,7 @@ export class Shard {
    */
   #idFilter(): IdFilter {
     const lists: ArrayLike<number>[] = this.snapshot.segments.map((s) => s.segment.ids.hashes);
-    lists.push(this.#buffer.hashes());
+    lists.push(this.#buffer.liveHashes());
     return IdFilter.of(lists, lists.reduce((n, hashes) => n + hashes.length, 0));
   }
 

@@ -10,7 +10,9 @@ import { Engine } from '../../src/engine/engine.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
 import { buildSegment } from '../../src/engine/segments/build.ts';
 import { decodeSegment, encodeSegment, SEGMENT_FORMAT, SegmentFormatError } from '../../src/engine/segments/format.ts';
-import type { Segment, SegmentDoc } from '../../src/engine/segments/segment.ts';
+import { idHash } from '../../src/engine/segments/ids.ts';
+import type { Segment } from '../../src/engine/segments/segment.ts';
+import { WriteBuffer } from '../../src/engine/segments/write-buffer.ts';
 import { finish } from '../../src/engine/steps.ts';
 import { DocStore } from '../../src/store/doc-store.ts';
 import { tempDir } from './helpers.ts';
@@ -34,14 +36,15 @@ const docsArb = fc.uniqueArray(fc.string({ unit: 'grapheme', minLength: 1, maxLe
 );
 
 function build(docs: { id: string; version: number; routing?: string; n?: number[]; m?: number[]; k?: string[]; t?: string[]; x?: string[] }[]): Segment {
+  const buffer = new WriteBuffer();
   let seq = 0;
-  const segmentDocs: SegmentDoc[] = docs.map((d) => {
+  for (const d of docs) {
     const values: (number | string)[] = [];
     for (const field of ['n', 'm', 'k', 't', 'x'] as const) for (const value of d[field] ?? []) values.push(field, value);
     seq += 1 + (d.version % 3);
-    return { id: d.id, seq, version: d.version, values, ...(d.routing !== undefined && { routing: d.routing }) };
-  });
-  return finish(buildSegment(segmentDocs, (field) => FAMILIES[field]));
+    buffer.add(d.id, idHash(d.id), seq, d.version, values, d.routing);
+  }
+  return finish(buildSegment(buffer.take(-1), (field) => FAMILIES[field]));
 }
 
 describe('segment format', () => {

@@ -1,139 +1,191 @@
 /**
- * Sealing written documents into a segment, a slice at a time (steps.ts): each loop over the
- * documents yields every few thousand of them, and large term dictionaries sort in chunks, so a
- * refresh after a large bulk load answers requests in between (sealing 27,000 cities in one go held
- * the event loop 150 ms).
+ * Sealing buffered documents into a segment, a slice at a time (steps.ts): each loop yields every
+ * few thousand documents or values, and large term dictionaries sort in chunks, so a refresh after
+ * a large bulk load answers requests in between (sealing 27,000 cities in one go held the event
+ * loop 150 ms).
+ *
+ * The write buffer keeps each field's values as a column already (write-buffer.ts); a seal renumbers
+ * the documents it takes (buffer positions, some since removed) as the segment's locals, and turns
+ * each field's values into the segment's column for its family.
  */
-import { valuesOf, type IndexFamily } from '../mapping.ts';
+import type { IndexFamily } from '../mapping.ts';
 import { SLICE, type Steps } from '../steps.ts';
 import { sortedSteps } from '../terms.ts';
-import { buildIdColumn } from './ids.ts';
+import { idColumnOf, type IdColumn } from './ids.ts';
 import { buildTextIndex, type TextIndex } from './postings.ts';
-import { packSeveral, Segment, type FieldColumn, type KeywordColumn, type NumberColumn, type SegmentDoc } from './segment.ts';
+import { packSeveral, Segment, type FieldColumn, type KeywordColumn, type NumberColumn } from './segment.ts';
+import type { BufferedDocs, BufferedField } from './write-buffer.ts';
+
+/** A field's values in the segment: value i is document `docs[i]`'s (ascending), as the buffer held it (a number, or a code into the buffer's dictionary). */
+interface LocalValues {
+  docs: Uint32Array;
+  values: Float64Array;
+}
 
 /** The documents, in the order given (seq order), as a new segment. */
-export function* buildSegment(docs: readonly SegmentDoc[], typeOf: (field: string) => IndexFamily | undefined): Steps<Segment> {
-  const n = docs.length;
-  const fields = new Map<string, IndexFamily>();
-  const looked = new Set<string>();
-  const look = (field: string) => {
-    if (looked.has(field)) return;
-    looked.add(field);
-    const family = typeOf(field);
-    if (family !== undefined) fields.set(field, family);
-  };
-  for (let i = 0; i < n; i++) {
-    const { values } = docs[i];
-    for (let v = 0; v < values.length; v += 2) look(values[v] as string);
-    if (i % SLICE === SLICE - 1) yield;
-  }
-  // A yield between fields too, so that even a small segment is built in a few steps.
+export function* buildSegment(docs: BufferedDocs, typeOf: (field: string) => IndexFamily | undefined): Steps<Segment> {
+  const { positions } = docs;
+  const n = positions.length;
+  const first = n > 0 ? positions[0] : 0;
+  /** Each buffer position's local ordinal in the segment, from the first one taken; -1 for a document not taken. */
+  const localOf = new Int32Array(n > 0 ? positions[n - 1] - first + 1 : 0).fill(-1);
+  for (let i = 0; i < n; i++) localOf[positions[i] - first] = i;
   yield;
   const columns = new Map<string, FieldColumn>();
   const texts = new Map<string, TextIndex>();
-  for (const [field, family] of fields) {
-    if (family === 'text') texts.set(field, yield* buildTextIndex((i) => valuesOf(docs[i].values, field), n));
-    else columns.set(field, family === 'number' ? yield* numberColumn(docs, field) : yield* keywordColumn(docs, field));
+  for (const [field, buffered] of docs.fields) {
+    const family = typeOf(field);
+    if (family === undefined) continue;
+    const local = yield* localValues(buffered, first, localOf);
+    // Only the fields some document of the segment has.
+    if (local.docs.length === 0) continue;
+    if (family === 'text') texts.set(field, yield* textIndex(local, buffered.terms!, n));
+    else columns.set(field, family === 'number' ? yield* numberColumn(local, n) : yield* keywordColumn(local, buffered, n));
     yield;
   }
   const routings = new Map<number, string>();
-  const seqs = new Float64Array(n), versions = new Float64Array(n);
-  const ids = new Array<string>(n);
-  for (let i = 0; i < n; i++) {
-    const doc = docs[i];
-    if (doc.routing !== undefined) routings.set(i, doc.routing);
-    seqs[i] = doc.seq;
-    versions[i] = doc.version;
-    ids[i] = doc.id;
+  for (const [position, routing] of docs.routings) {
+    const local = position >= first ? localOf[position - first] : -1;
+    if (local >= 0) routings.set(local, routing);
   }
-  return new Segment(yield* buildIdColumn(ids), seqs, versions, columns, routings, texts);
+  const seqs = new Float64Array(n), versions = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    seqs[i] = docs.seqs[positions[i]];
+    versions[i] = docs.versions[positions[i]];
+  }
+  return new Segment(yield* idColumn(docs), seqs, versions, columns, routings, texts);
 }
 
-function* numberColumn(docs: readonly SegmentDoc[], field: string): Steps<NumberColumn> {
-  const n = docs.length;
+/** The field's values of the documents taken, renumbered as locals. */
+function* localValues(field: Readonly<BufferedField>, first: number, localOf: Int32Array): Steps<LocalValues> {
+  const { positions, values, length } = field;
+  // The first value at or after the first position taken (values follow positions).
+  let lo = 0, hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positions[mid] < first) lo = mid + 1;
+    else hi = mid;
+  }
+  const docs = new Uint32Array(length - lo), kept = new Float64Array(length - lo);
+  let count = 0;
+  for (let at = lo; at < length; at++) {
+    const offset = positions[at] - first;
+    if (offset >= localOf.length) break;
+    const local = localOf[offset];
+    if (local < 0) continue;
+    docs[count] = local;
+    kept[count++] = values[at];
+    if (count % SLICE === 0) yield;
+  }
+  return { docs: docs.subarray(0, count), values: kept.subarray(0, count) };
+}
+
+function* numberColumn({ docs, values }: LocalValues, n: number): Steps<NumberColumn> {
   const min = new Float64Array(n).fill(NaN);
   const max = new Float64Array(n).fill(NaN);
-  const several: [number, number[]][] = [];
-  for (let i = 0; i < n; i++) {
-    const { values } = docs[i];
-    let lo = NaN, hi = NaN, count = 0;
-    for (let v = 0; v < values.length; v += 2) {
-      if (values[v] !== field) continue;
-      const value = values[v + 1] as number;
-      if (count++ === 0) lo = hi = value;
-      else {
-        if (value < lo) lo = value;
-        if (value > hi) hi = value;
-      }
+  const several: [number, Float64Array][] = [];
+  let sinceYield = 0;
+  for (let start = 0, end = 0; start < docs.length; start = end) {
+    const doc = docs[start];
+    let lo = values[start], hi = lo;
+    for (end = start + 1; end < docs.length && docs[end] === doc; end++) {
+      const value = values[end];
+      if (value < lo) lo = value;
+      if (value > hi) hi = value;
     }
-    if (count > 0) {
-      min[i] = lo;
-      max[i] = hi;
-      if (lo !== hi) several.push([i, valuesOf(values, field) as number[]]);
+    min[doc] = lo;
+    max[doc] = hi;
+    if (lo !== hi) several.push([doc, values.slice(start, end)]);
+    if ((sinceYield += end - start) >= SLICE) {
+      sinceYield = 0;
+      yield;
     }
-    if (i % SLICE === SLICE - 1) yield;
   }
   return several.length > 0 ? { kind: 'number', min, max, several: packSeveral(several, Float64Array) } : { kind: 'number', min };
 }
 
-/**
- * One pass numbers the distinct terms as they come (one lookup per value), the sort orders them,
- * and a second pass turns each document's first-seen numbers into ordinals.
- */
-function* keywordColumn(docs: readonly SegmentDoc[], field: string): Steps<KeywordColumn> {
-  const n = docs.length;
-  const seen = new Map<string, number>();
-  /** Per document, the first-seen number of its only value, -1 when missing, -2 when it has several. */
-  const single = new Int32Array(n).fill(-1);
-  const several = new Map<number, number[]>();
-  const numberOf = (value: string) => {
-    let number = seen.get(value);
-    if (number === undefined) seen.set(value, (number = seen.size));
-    return number;
-  };
-  for (let i = 0; i < n; i++) {
-    const { values } = docs[i];
-    let first = -1;
-    for (let v = 0; v < values.length; v += 2) {
-      if (values[v] !== field) continue;
-      if (first === -1) first = v;
-      else {
-        single[i] = -2;
-        break;
-      }
-    }
-    if (single[i] === -2) several.set(i, (valuesOf(values, field) as string[]).map(numberOf));
-    else if (first >= 0) single[i] = numberOf(values[first + 1] as string);
-    if (i % SLICE === SLICE - 1) yield;
-  }
-  const terms = yield* sortedSteps([...seen.keys()]);
-  const ordinalOf = new Int32Array(seen.size);
+/** The terms the segment's documents hold, sorted, and each document's ordinals: the least, the greatest, and all (distinct, ascending) where they differ. */
+function* keywordColumn({ docs, values }: LocalValues, field: Readonly<BufferedField>, n: number): Steps<KeywordColumn> {
+  const dictionary = field.terms!;
+  const used = new Uint8Array(dictionary.length);
+  for (let i = 0; i < values.length; i++) used[values[i]] = 1;
+  const distinct: string[] = [];
+  for (let code = 0; code < used.length; code++) if (used[code] === 1) distinct.push(dictionary[code]);
+  yield;
+  const terms = yield* sortedSteps(distinct);
+  const ordinalOf = new Int32Array(dictionary.length);
   for (let ordinal = 0; ordinal < terms.length; ordinal++) {
-    ordinalOf[seen.get(terms[ordinal])!] = ordinal;
+    ordinalOf[field.codes!.get(terms[ordinal])!] = ordinal;
     if (ordinal % SLICE === SLICE - 1) yield;
   }
-  const min = new Int32Array(n);
-  /** Documents whose greatest value differs from their least, and that value. */
-  const highs: [doc: number, ordinal: number][] = [];
-  for (let i = 0; i < n; i++) {
-    const first = single[i];
-    if (first !== -2) min[i] = first < 0 ? -1 : ordinalOf[first];
-    else {
-      const ordinals = several.get(i)!;
-      let lo = ordinalOf[ordinals[0]], hi = lo;
-      for (let v = 1; v < ordinals.length; v++) {
-        const ordinal = ordinalOf[ordinals[v]];
-        if (ordinal < lo) lo = ordinal;
-        if (ordinal > hi) hi = ordinal;
-      }
-      min[i] = lo;
-      if (hi !== lo) highs.push([i, hi]);
+  const min = new Int32Array(n).fill(-1);
+  /** Documents whose greatest value differs from their least, and all their ordinals. */
+  const highs: [doc: number, hi: number, ordinals: number[]][] = [];
+  let sinceYield = 0;
+  for (let start = 0, end = 0; start < docs.length; start = end) {
+    const doc = docs[start];
+    let lo = ordinalOf[values[start]], hi = lo;
+    for (end = start + 1; end < docs.length && docs[end] === doc; end++) {
+      const ordinal = ordinalOf[values[end]];
+      if (ordinal < lo) lo = ordinal;
+      if (ordinal > hi) hi = ordinal;
     }
-    if (i % SLICE === SLICE - 1) yield;
+    min[doc] = lo;
+    if (hi !== lo) {
+      const ordinals: number[] = [];
+      for (let v = start; v < end; v++) ordinals.push(ordinalOf[values[v]]);
+      highs.push([doc, hi, [...new Set(ordinals)].sort((a, b) => a - b)]);
+    }
+    if ((sinceYield += end - start) >= SLICE) {
+      sinceYield = 0;
+      yield;
+    }
   }
   if (highs.length === 0) return { kind: 'keyword', terms, min };
   const max = min.slice();
-  for (const [i, hi] of highs) max[i] = hi;
-  const lists = highs.map(([i]): [number, number[]] => [i, [...new Set(several.get(i)!.map((number) => ordinalOf[number]))].sort((a, b) => a - b)]);
-  return { kind: 'keyword', terms, min, max, several: packSeveral(lists, Int32Array) };
+  for (const [doc, hi] of highs) max[doc] = hi;
+  return { kind: 'keyword', terms, min, max, several: packSeveral(highs.map(([doc, , ordinals]) => [doc, ordinals]), Int32Array) };
 }
+
+function textIndex({ docs, values }: LocalValues, dictionary: readonly string[], n: number): Steps<TextIndex> {
+  /** Document i's values are `values[starts[i]]` up to `values[starts[i + 1]]`. */
+  const starts = new Uint32Array(n + 1);
+  for (let i = 0; i < docs.length; i++) starts[docs[i] + 1]++;
+  for (let doc = 0; doc < n; doc++) starts[doc + 1] += starts[doc];
+  return buildTextIndex((doc) => {
+    if (starts[doc] === starts[doc + 1]) return undefined;
+    const strings: string[] = [];
+    for (let v = starts[doc]; v < starts[doc + 1]; v++) strings.push(dictionary[values[v]]);
+    return strings;
+  }, n);
+}
+
+/** The documents' ids as a column: their code units copied out of the buffer, a run of consecutive positions at a time. */
+function* idColumn({ positions, idChars, idStarts, hashes }: BufferedDocs): Steps<IdColumn> {
+  const n = positions.length;
+  const offsets = new Uint32Array(n + 1), idHashes = new Uint32Array(n);
+  let length = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = length;
+    length += idStarts[positions[i] + 1] - idStarts[positions[i]];
+    idHashes[i] = hashes[positions[i]];
+  }
+  offsets[n] = length;
+  const chars = new Uint16Array(length);
+  for (let i = 0; i < n; ) {
+    let last = i;
+    while (last + 1 < n && positions[last + 1] === positions[last] + 1) last++;
+    chars.set(idChars.subarray(idStarts[positions[i]], idStarts[positions[last] + 1]), offsets[i]);
+    i = last + 1;
+  }
+  yield;
+  const pieces: string[] = [];
+  for (let at = 0; at < length; at += TEXT_PIECE) {
+    pieces.push(String.fromCharCode.apply(null, chars.subarray(at, Math.min(length, at + TEXT_PIECE)) as unknown as number[]));
+    if ((at / TEXT_PIECE) % 16 === 15) yield;
+  }
+  return yield* idColumnOf(pieces.join(''), offsets, idHashes);
+}
+
+/** Code units made into a string per call (an argument list: kept well below the engine's limit). */
+const TEXT_PIECE = 8192;

@@ -125,8 +125,14 @@ export function* buildIdColumn(ids: readonly string[]): Steps<IdColumn> {
   }
   offsets[n] = at;
   checkTextLength(n, at);
+  return yield* idColumnOf(ids.join(''), offsets, hashes);
+}
+
+/** The column of ids joined in `text`, id i at `offsets[i]` with {@link idHash} `hashes[i]` (sorted here, not in place). */
+export function* idColumnOf(text: string, offsets: Uint32Array, hashes: Uint32Array): Steps<IdColumn> {
+  checkTextLength(hashes.length, text.length);
   const { keys, order } = yield* sortByHash(hashes);
-  return new IdColumn(ids.join(''), offsets, keys, order);
+  return new IdColumn(text, offsets, keys, order);
 }
 
 /**

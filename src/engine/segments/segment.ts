@@ -3,7 +3,6 @@
  * index per text field (postings.ts). Entry i of every column is the segment's i-th document; documents keep the order they were written in, so a
  * shard's ordinal for a document is its segment's base plus i.
  */
-import type { DocValues } from '../mapping.ts';
 import type { IdColumn } from './ids.ts';
 import { narrowest, type WholeNumbers } from './narrow.ts';
 import type { TextIndex } from './postings.ts';
@@ -61,7 +60,7 @@ function lowerBoundU32(values: Uint32Array, value: number): number {
 }
 
 /** Packs per-document value lists (documents ascending) as {@link Several}. */
-export function packSeveral<T extends Float64Array | Int32Array>(lists: readonly [doc: number, values: readonly number[]][], Type: { new (n: number): T }): Several<T> | undefined {
+export function packSeveral<T extends Float64Array | Int32Array>(lists: readonly [doc: number, values: ArrayLike<number>][], Type: { new (n: number): T }): Several<T> | undefined {
   if (lists.length === 0) return undefined;
   const docs = new Uint32Array(lists.length), starts = new Uint32Array(lists.length + 1);
   let total = 0;
@@ -75,16 +74,6 @@ export function packSeveral<T extends Float64Array | Int32Array>(lists: readonly
 }
 
 export type FieldColumn = NumberColumn | KeywordColumn;
-
-/** What a segment keeps of each document: its id, version, sort values and where its source is stored. */
-export interface SegmentDoc {
-  id: string;
-  seq: number;
-  version: number;
-  values: DocValues;
-  /** A custom `_routing`, if the document was written with one. */
-  routing?: string;
-}
 
 /** A keyword field's counts over a segment (deleted documents included, as Lucene's statistics count them). */
 export interface KeywordCounts {
