@@ -21,6 +21,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { SourceCache } from './source-cache.ts';
 import { quietCommitFailures, storageError, StorageError } from './storage-error.ts';
 
 export interface StoredDoc {
@@ -88,12 +89,6 @@ export interface ShardCommit {
  */
 const indexRange = (uuid: string) => ({ start: [uuid], end: [uuid, Infinity] });
 
-/** Bytes of each slab read sources are copied into (a page of ten small documents takes a few KiB). */
-const SLAB_BYTES = 64 * 1024;
-
-/** Sources up to this long are copied byte by byte (cheaper than a subarray and a `set` for them). */
-const SHORT_COPY = 64;
-
 /** Deletes-log entries removed per transaction once a commit makes them obsolete. */
 const PRUNE_BATCH = 512;
 
@@ -101,14 +96,8 @@ export class DocStore {
   /** Document keys: one reused by every lookup, put and remove. */
   readonly #keys = new DocKeys();
 
-  /**
-   * Where read sources are copied: a slab each part of which is handed out once and never written
-   * again, so the views given out stay as they were; a full slab is left to the views that still
-   * hold it and a new one taken. One allocation serves many pages (a buffer of their own per page
-   * cost more than the reads' copying).
-   */
-  #slab = new Uint8Array(0);
-  #slabAt = 0;
+  /** Sources read for hits, kept for the pages asked for again (source-cache.ts); read sources are copied into it. */
+  readonly #sources = new SourceCache();
 
   /** Settles at the next commit storage refuses (a new one then waits for the one after): see {@link durable}. */
   #nextFailure = signal();
@@ -182,6 +171,7 @@ export class DocStore {
     }
     for (const key of this.commits.getKeys(indexRange(meta.uuid))) pending.push(this.commits.remove(key));
     await this.durable(pending);
+    this.#sources.forget(meta.uuid);
   }
 
   /**
@@ -253,33 +243,23 @@ export class DocStore {
    * The `_source` of the documents stored at (`shards[i]`, `seqs[i]`) of an index, in that order, as
    * their UTF-8 bytes (never decoded or parsed); undefined where storage has none. Each is read with
    * a lookup of its own (with byte keys a third of the cost of stepping through a range: a cursor's
-   * step decodes a key and copies a value) and copied out of lmdb's shared read buffer, valid only
-   * until the next read, into the store's slab ({@link #copyOut}).
+   * step decodes a key and copies a value) unless the source cache keeps it, and copied out of lmdb's
+   * shared read buffer, valid only until the next read, into the cache.
    */
   sourcesOf(uuid: string, shards: readonly number[], seqs: readonly number[]): (Uint8Array | undefined)[] {
     const n = seqs.length;
     const out: (Uint8Array | undefined)[] = new Array(n);
     for (let i = 0; i < n; i++) {
+      const kept = this.#sources.get(uuid, shards[i], seqs[i]);
+      if (kept !== undefined) {
+        out[i] = kept;
+        continue;
+      }
       const bytes = this.docs.getBinaryFast(this.#keys.key(uuid, shards[i], seqs[i]));
       // Its `length` is the value's, whatever the read buffer's capacity.
-      if (bytes) out[i] = this.#copyOut(bytes, sourceStart(bytes));
+      if (bytes) out[i] = this.#sources.keep(uuid, shards[i], seqs[i], bytes, sourceStart(bytes));
     }
     return out;
-  }
-
-  /** A view of its own of `bytes` from `start` on. */
-  #copyOut(bytes: Buffer, start: number): Uint8Array {
-    const length = bytes.length - start;
-    if (this.#slabAt + length > this.#slab.length) {
-      this.#slab = new Uint8Array(Math.max(SLAB_BYTES, length));
-      this.#slabAt = 0;
-    }
-    const at = this.#slabAt;
-    const slab = this.#slab;
-    if (length > SHORT_COPY) bytes.copy(slab, at, start, bytes.length);
-    else for (let i = 0; i < length; i++) slab[at + i] = bytes[start + i];
-    this.#slabAt = at + length;
-    return new Uint8Array(slab.buffer, at, length);
   }
 
   /** Every stored document of the index, in (shard, seq) order. */

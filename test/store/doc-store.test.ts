@@ -59,6 +59,14 @@ describe('documents', () => {
     expect([...store.sourcesOf('u', [2], [1]), ...store.sourcesOf('x', [0], [1])]).toEqual([undefined, undefined]);
   });
 
+  it("serves no source of an index that was deleted, though its sources were read (and kept) before", async () => {
+    await store.write([put('u', 0, 1), put('uv', 0, 1)]);
+    expect(store.sourcesOf('u', [0, 0], [1, 1]).map((b) => b && Buffer.from(b).toString('utf8'))).toEqual(['{"n":"0/1"}', '{"n":"0/1"}']);
+    await store.deleteIndex(meta('u', 'u'));
+    expect(store.sourcesOf('u', [0], [1])).toEqual([undefined]);
+    expect(store.sourcesOf('uv', [0], [1]).map((b) => b && Buffer.from(b).toString('utf8'))).toEqual(['{"n":"0/1"}']);
+  });
+
   it('reads sources of any size together, each whole (their buffer grows past its first guess)', async () => {
     const sizes = [10, 3000, 1, 700, 5000, 20];
     const sources = sizes.map((n, i) => JSON.stringify({ i, s: 'é'.repeat(n) }));
