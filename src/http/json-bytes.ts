@@ -11,9 +11,28 @@
 export class JsonBytes {
   #bytes: Buffer;
   #at = 0;
+  /** Whether {@link #bytes} is a region of the slab, to be given back (its unused part) when done. */
+  #slabbed: boolean;
 
   constructor(capacity = 4096) {
-    this.#bytes = Buffer.allocUnsafe(capacity);
+    const region = SLAB.take(capacity);
+    this.#slabbed = region !== undefined;
+    this.#bytes = region ?? Buffer.allocUnsafe(capacity);
+  }
+
+  /** How many bytes are written: where {@link again} can find them. */
+  get length(): number {
+    return this.#at;
+  }
+
+  /** The bytes written at [start, end) written again (a part that repeats, encoded once). */
+  again(start: number, end: number): void {
+    const n = end - start;
+    this.#room(n);
+    const bytes = this.#bytes;
+    let at = this.#at;
+    for (let i = start; i < end; i++) bytes[at++] = bytes[i];
+    this.#at = at;
   }
 
   /** Text known to be ASCII (JSON punctuation, field names, pre-escaped tokens), as is. */
@@ -87,9 +106,12 @@ export class JsonBytes {
     } while (rest > 0);
   }
 
-  /** The bytes written (a view of the buffer: the writer is done with it). */
+  /** The bytes written (a view of the buffer): the writer is done with it and must not be used again. */
   take(): Buffer {
-    return this.#bytes.subarray(0, this.#at);
+    const taken = this.#bytes.subarray(0, this.#at);
+    if (this.#slabbed) SLAB.giveBack(this.#bytes, this.#at);
+    this.#slabbed = false;
+    return taken;
   }
 
   #room(more: number): void {
@@ -97,9 +119,45 @@ export class JsonBytes {
     if (needed <= this.#bytes.length) return;
     const grown = Buffer.allocUnsafe(Math.max(needed, this.#bytes.length * 2));
     this.#bytes.copy(grown, 0, 0, this.#at);
+    if (this.#slabbed) SLAB.giveBack(this.#bytes, 0);
+    this.#slabbed = false;
     this.#bytes = grown;
   }
 }
+
+/**
+ * Where answers' bytes come from: regions of large slabs, handed out in order, each writer giving
+ * back what it did not use. A buffer of its own per answer cost a native allocation a request (and
+ * Node's pool of 8 KiB holds two pages of ten hits). A slab is left to the collector once it is
+ * full; the answers still being sent keep it alive, and no region is handed out twice.
+ */
+class Slab {
+  #slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  #used = 0;
+
+  /** A region of `capacity` bytes, or undefined for one too large to share a slab. */
+  take(capacity: number): Buffer | undefined {
+    if (capacity > SLAB_BYTES / 8) return undefined;
+    const size = aligned(capacity);
+    if (this.#used + size > SLAB_BYTES) {
+      this.#slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.#used = 0;
+    }
+    const region = this.#slab.subarray(this.#used, this.#used + size);
+    this.#used += size;
+    return region;
+  }
+
+  /** The region's bytes past `kept` are free again, if nothing was handed out after it. */
+  giveBack(region: Buffer, kept: number): void {
+    if (region.buffer !== this.#slab.buffer || region.byteOffset + region.length !== this.#used) return;
+    this.#used = region.byteOffset + aligned(kept);
+  }
+}
+
+const SLAB_BYTES = 256 * 1024;
+const aligned = (n: number) => (n + 7) & ~7;
+const SLAB = new Slab();
 
 /** Up to this many bytes are copied in a loop: a typed array's `set` costs more than that to call. */
 const SHORT_COPY = 64;

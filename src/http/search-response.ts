@@ -24,12 +24,15 @@ export function searchResponseBody(body: SearchResponse): Buffer {
     // Any other shape (a cursor's id first, shard failures): everything but the hits as JSON.stringify writes it.
     // The hits array comes last (`hits` is the response's last field, and `hits.hits` its own).
     const shell = JSON.stringify({ ...body, hits: { ...body.hits, hits: [] } });
-    if (!shell.endsWith(EMPTY_HITS)) return Buffer.from(JSON.stringify(body));
+    if (!shell.endsWith(EMPTY_HITS)) {
+      out.take(); // its region back to the slab
+      return Buffer.from(JSON.stringify(body));
+    }
     out.text(shell.slice(0, -EMPTY_HITS.length));
     out.ascii('"hits":[');
   }
-  // The JSON of each index name, written once.
-  const names = new Map<string, string>();
+  // Where each index's `{"_index":…` is in the answer: written once, copied for every other hit.
+  const names = new Map<string, { start: number; end: number }>();
   for (let i = 0; i < list.length; i++) writeHit(out, list[i], i > 0, names);
   out.ascii(']}}');
   return out.take();
@@ -97,11 +100,15 @@ const everyHitField: Exclude<keyof Hit, (typeof WRITTEN)[number]> extends never 
 void everyHitField;
 
 /** A hit, its fields in ES's order (those of {@link Hit}). */
-function writeHit(out: JsonBytes, hit: Hit, comma: boolean, names: Map<string, string>): void {
-  let index = names.get(hit._index);
-  if (index === undefined) names.set(hit._index, (index = `{"_index":${JSON.stringify(hit._index)}`));
+function writeHit(out: JsonBytes, hit: Hit, comma: boolean, names: Map<string, { start: number; end: number }>): void {
   if (comma) out.ascii(',');
-  out.text(index);
+  const written = names.get(hit._index);
+  if (written) out.again(written.start, written.end);
+  else {
+    const start = out.length;
+    out.text(`{"_index":${JSON.stringify(hit._index)}`);
+    names.set(hit._index, { start, end: out.length });
+  }
   if (hit._id !== undefined) {
     out.ascii(',"_id":');
     out.string(hit._id);

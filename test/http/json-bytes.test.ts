@@ -44,4 +44,62 @@ describe('JsonBytes', () => {
     for (let i = 0; i < 300; i++) expected += `${i % 10 === 0 ? 'x'.repeat(1000) : ',"k":'}${i}é😀|`;
     expect(text).toBe(expected);
   });
+
+  it('writes a part written before again', () => {
+    const text = written((out) => {
+      const start = out.length;
+      out.text('{"_index":"città"');
+      const end = out.length;
+      out.ascii('},');
+      out.again(start, end);
+      out.ascii('}');
+    });
+    expect(text).toBe('{"_index":"città"},{"_index":"città"}');
+  });
+
+  it('gives back nothing of an answer taken while one opened after it is still being written', () => {
+    const first = new JsonBytes(64);
+    const second = new JsonBytes(64);
+    first.ascii('12345678');
+    expect(first.take().toString()).toBe('12345678');
+    const third = new JsonBytes(64);
+    third.ascii('c'.repeat(64));
+    second.ascii('b'.repeat(64));
+    expect(second.take().toString()).toBe('b'.repeat(64));
+    expect(third.take().toString()).toBe('c'.repeat(64));
+  });
+
+  it('never writes over the bytes of an answer taken earlier, however writers interleave, grow and give back', () => {
+    // Several writers open at once (as list answers written over several passes of the loop are),
+    // each writing, some past their first capacity; every answer taken keeps its bytes to the end.
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('open' as const), capacity: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.constantFrom(32 * 1024, 40_000, 64 * 1024)) }),
+      fc.record({ kind: fc.constant('write' as const), writer: fc.nat(3), text: fc.string({ maxLength: 24 }), repeat: fc.integer({ min: 1, max: 12 }) }),
+      fc.record({ kind: fc.constant('take' as const), writer: fc.nat(3) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+        const open: { out: JsonBytes; expected: string }[] = [];
+        const taken: { bytes: Buffer; expected: string }[] = [];
+        for (const step of ops) {
+          if (step.kind === 'open') open.push({ out: new JsonBytes(step.capacity), expected: '' });
+          else if (open.length > 0) {
+            const at = step.writer % open.length;
+            const writer = open[at];
+            if (step.kind === 'write') {
+              for (let i = 0; i < step.repeat; i++) writer.out.string(step.text);
+              writer.expected += JSON.stringify(step.text).repeat(step.repeat);
+            } else {
+              taken.push({ bytes: writer.out.take(), expected: writer.expected });
+              open.splice(at, 1);
+            }
+          }
+          for (const answer of taken) expect(answer.bytes.toString('utf8')).toBe(answer.expected);
+        }
+        for (const writer of open) taken.push({ bytes: writer.out.take(), expected: writer.expected });
+        for (const answer of taken) expect(answer.bytes.toString('utf8')).toBe(answer.expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
