@@ -31,6 +31,7 @@ import { statsRoutes } from './routes/stats.ts';
 import { tasksRoutes } from './routes/tasks.ts';
 import { uiRoutes } from './routes/ui.ts';
 import { pathOf } from './request-uri.ts';
+import { MemoRouter } from './route-memo.ts';
 import { Turns, TURNS } from './turns.ts';
 
 export interface AppOptions {
@@ -46,7 +47,7 @@ export interface AppOptions {
 export type AppEnv = { Variables: { [BODY_LIMIT]: number; [TURNS]: Turns } };
 
 export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterName = 'deeppage', authenticator }: AppOptions): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ router: new MemoRouter() });
   const turns = new Turns();
 
   // First, as ES authenticates a request once its headers are in: an unauthenticated client learns nothing else.
