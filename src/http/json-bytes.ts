@@ -93,11 +93,21 @@ export class JsonBytes {
       return;
     }
     let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    for (let bound = 10; bound <= value; bound *= 10) digits++;
     this.#room(digits);
     const bytes = this.#bytes;
     let at = this.#at + digits;
     this.#at = at;
+    if (value <= INT32_MAX) {
+      // Small integers (counts, most sort values) in 32-bit arithmetic, which divides by 10 without floating point.
+      let rest = value | 0;
+      do {
+        const next = (rest / 10) | 0;
+        bytes[--at] = ZERO + rest - next * 10;
+        rest = next;
+      } while (rest > 0);
+      return;
+    }
     let rest = value;
     do {
       const next = Math.floor(rest / 10);
@@ -166,3 +176,4 @@ const BACKSLASH = 0x5c;
 const ZERO = 0x30;
 /** Integers up to here are written digit by digit; larger ones (and fractions, negatives) as JSON.stringify writes them. */
 const MAX_DIGITS_VALUE = Number.MAX_SAFE_INTEGER;
+const INT32_MAX = 0x7fffffff;

@@ -44,9 +44,7 @@ async function bodyBytes(c: Context): Promise<Buffer> {
     if (bytes.length > limit) throw bodyTooLarge(limit);
     return asUtf8(bytes);
   }
-  // No length and no chunked encoding: the request has no body (RFC 9112 §6.3), so no stream is read.
-  const { headers } = incoming;
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return EMPTY;
+  if (bodiless(incoming)) return EMPTY;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
@@ -86,11 +84,22 @@ export async function ndjsonBody(c: Context, api: NdjsonApi = 'bulk'): Promise<N
   return parseNdjsonInPasses(bytes, api);
 }
 
-/** Bodies may also come in the `source` parameter (with `source_content_type`), as ES allows for GETs. */
-export async function jsonBodyOrSource(c: Context): Promise<unknown> {
+/**
+ * Bodies may also come in the `source` parameter (with `source_content_type`), as ES allows for GETs.
+ * Undefined at once for a request with neither (most searches are GETs without one), a promise of
+ * the body when it must be read: await it either way.
+ */
+export function jsonBodyOrSource(c: Context): unknown {
   const source = queryOf(c).source;
   if (source !== undefined) return parseJsonBody(source);
+  const incoming = incomingOf(c);
+  if (incoming && bodiless(incoming)) return undefined;
   return jsonBody(c);
+}
+
+/** No length and no chunked encoding: the request has no body (RFC 9112 §6.3), so no stream is read. */
+function bodiless({ headers }: IncomingMessage): boolean {
+  return headers['content-length'] === undefined && headers['transfer-encoding'] === undefined;
 }
 
 function checkMediaType(c: Context): void {
