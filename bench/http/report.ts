@@ -20,6 +20,7 @@ export function throughputMarkdown(list: Throughput[], profile: LoadProfile): st
     t.endpoint.docs ? count(t.result.rate.median * t.endpoint.docs) : '—',
     ms(t.result.latency.median),
     ms(t.result.p99),
+    t.roundP99 ? `${ms(t.roundP99.median)} (${ms(t.roundP99.min)}–${ms(t.roundP99.max)})` : '—',
     share(t),
   ]);
   return [
@@ -29,10 +30,11 @@ export function throughputMarkdown(list: Throughput[], profile: LoadProfile): st
     'each server is a child process. req/s is the median of the per-second request counts; latency is per request.',
     '"of hello-world" is req/s as a share of what a bare Hono app answering `{"hello":"world"}` managed: the',
     "framework's ceiling on this machine. Endpoints with a range beside their share were measured in rounds, taking",
-    'turns with the ceiling: the share is the median over the rounds of the share in each (the range in brackets).',
+    'turns with the ceiling: the share is the median over the rounds of the share in each (the range in brackets),',
+    'and beside the p99 of all their requests is the median over the rounds of each round\'s p99.',
     '† marks a share of a ceiling measured minutes apart (this machine\'s speed drifts by tens of percent within minutes).',
     '',
-    table(['endpoint', 'connections', 'request', 'req/s', 'docs/s', 'latency p50 ms', 'p99 ms', 'of hello-world'], rows, 'lrlrrrrr'),
+    table(['endpoint', 'connections', 'request', 'req/s', 'docs/s', 'latency p50 ms', 'p99 ms', 'p99 ms by round', 'of hello-world'], rows, 'lrlrrrrrr'),
     '',
   ].join('\n');
 }

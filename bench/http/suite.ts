@@ -4,7 +4,8 @@
  * - Throughput at a fixed number of connections: a bare Hono app (the framework's ceiling), `GET /`,
  *   a shallow and a deep page of the cities (the deep one also with `paging=top_k`), taking turns
  *   in rounds so that each round's share of the ceiling is measured within seconds of it; then
- *   the shallow page at 50 connections, and `_bulk` with 1,000 documents per request.
+ *   hello-world and the shallow page at 50 connections in rounds the same way (their p99 per round),
+ *   and `_bulk` with 1,000 documents per request.
  * - The from/size sweep at one connection, per corpus: the cities, then the products posted over
  *   `_bulk` in refreshed batches (1M in 5 and in 32 shards in the full run), each with the empty
  *   `GET /` of the same server, the warm sorted runs, `paging=top_k` and the cold page after
@@ -139,11 +140,14 @@ export const httpSuite: Suite = {
         const topK: Target = { ...local, name: SERIES.topK, paging: 'top_k' };
         const reads = [helloEndpoint(hello.url), rootEndpoint(server.url), pageEndpoint('shallow', local, 0, cities.docs), pageEndpoint('deep', local, DEEP_FROM, cities.docs), pageEndpoint('deep top-k', topK, DEEP_FROM, cities.docs)];
         const throughput: Throughput[] = await measureAlternating(reads, profile.load, profile.rounds, log);
+        // Latency under more load: the shallow page at 50 connections, in rounds beside hello-world
+        // at 50 (a slow spell of the machine then shows in both), before the bulk run (whose
+        // index's refreshes and merges would otherwise still be running under it).
+        log(`throughput: hello-world and the shallow page at ${BUSY_CONNECTIONS} connections, in ${profile.rounds} rounds`);
+        const busyReads = [helloEndpoint(hello.url), pageEndpoint('shallow', local, 0, cities.docs)];
+        throughput.push(...(await measureAlternating(busyReads, busy(profile.load), profile.rounds, log)));
         await stopHello();
         log('throughput: deeppage');
-        // Latency under more load: the shallow page at 50 connections, before the bulk run (whose
-        // index's refreshes and merges would otherwise still be running under it).
-        throughput.push(await measureThroughput(pageEndpoint('shallow', local, 0, cities.docs), busy(profile.load), log));
         throughput.push(await measureThroughput(bulkEndpoint(server.url), profile.load, log));
 
         const sweeps: SweepResult[] = [];

@@ -47,6 +47,8 @@ export interface Throughput {
    * ceiling's in the same round, over the rounds.
    */
   ofCeiling?: Timing;
+  /** Measured in rounds: each round's p99 latency (ms), over the rounds (`result.p99` pools them all). */
+  roundP99?: Timing;
 }
 
 export async function measureThroughput(endpoint: Endpoint, profile: LoadProfile, log: (line: string) => void): Promise<Throughput> {
@@ -71,7 +73,8 @@ export async function measureAlternating(endpoints: readonly Endpoint[], profile
     await endpoint.prepare();
     await warmUp(endpoint, profile);
   }
-  const bound: Bound = 'seconds' in profile.load ? { seconds: profile.load.seconds / rounds } : { requests: Math.ceil(profile.load.requests / rounds) };
+  // A round bounded by requests asks for at least one per connection (autocannon refuses fewer).
+  const bound: Bound = 'seconds' in profile.load ? { seconds: profile.load.seconds / rounds } : { requests: Math.max(profile.connections, Math.ceil(profile.load.requests / rounds)) };
   const runs = endpoints.map((): LoadResult[] => []);
   for (let round = 0; round < rounds; round++) {
     for (const [i, endpoint] of endpoints.entries()) runs[i].push(await runLoad({ ...loadSpec(endpoint, profile), bound }));
@@ -83,9 +86,11 @@ export async function measureAlternating(endpoints: readonly Endpoint[], profile
     const result = joinLoads(runs[i]);
     const shares = Float64Array.from(runs[i], (run, round) => meanRate(run) / ceiling[round]).sort();
     const ofCeiling = { median: quantile(shares, 0.5), min: shares[0], max: shares[shares.length - 1], samples: shares.length };
+    const p99s = Float64Array.from(runs[i], (run) => run.p99).sort();
+    const roundP99 = { median: quantile(p99s, 0.5), min: p99s[0], max: p99s[p99s.length - 1], samples: p99s.length };
     const share = i === 0 ? '' : `; ${(ofCeiling.median * 100).toFixed(0)} % of ${endpoints[0].name} (rounds ${(ofCeiling.min * 100).toFixed(0)}–${(ofCeiling.max * 100).toFixed(0)} %)`;
-    log(`  ${endpoint.name.padEnd(11)} ${summary(endpoint, result, profile.connections)}${share}`);
-    return { endpoint, result, connections: profile.connections, ...(i > 0 && { ofCeiling }) };
+    log(`  ${endpoint.name.padEnd(11)} ${summary(endpoint, result, profile.connections)}${share}; p99 by round ${roundP99.median.toFixed(2)} ms (${roundP99.min.toFixed(2)}–${roundP99.max.toFixed(2)})`);
+    return { endpoint, result, connections: profile.connections, roundP99, ...(i > 0 && { ofCeiling }) };
   });
 }
 
@@ -111,7 +116,7 @@ function summary(endpoint: Endpoint, result: LoadResult, connections: number): s
   return `${result.rate.median.toFixed(0)} req/s${docs}, latency p50 ${result.latency.median.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.latency.samples} requests in ${result.seconds} s, ${connections} connections)`;
 }
 
-export function throughputRows({ endpoint, result, connections, ofCeiling }: Throughput): Row[] {
+export function throughputRows({ endpoint, result, connections, ofCeiling, roundP99 }: Throughput): Row[] {
   const params = { endpoint: endpoint.name, request: `${endpoint.method} ${endpoint.path}`, connections };
   const row = { group: 'throughput', strategy: endpoint.strategy, params };
   const rows: Row[] = [
@@ -119,6 +124,8 @@ export function throughputRows({ endpoint, result, connections, ofCeiling }: Thr
     { ...row, unit: 'ms', ...result.latency },
   ];
   if (ofCeiling) rows.push({ ...row, unit: 'share of hello-world', ...ofCeiling });
+  // Each round's p99, over the rounds (the `ms` row above is over all requests).
+  if (roundP99) rows.push({ ...row, params: { ...params, statistic: 'p99 by round' }, unit: 'ms', ...roundP99 });
   if (endpoint.docs) {
     const { median, min, max, samples } = result.rate;
     rows.push({ ...row, unit: 'docs/s', median: median * endpoint.docs, min: min * endpoint.docs, max: max * endpoint.docs, samples });

@@ -43,9 +43,11 @@ describe('npm run bench (smoke)', () => {
     const groups = (suite: string) => new Set(JSON.parse(readFileSync(`${dir}/${suite}.json`, 'utf8')).rows.map((r: { group: string }) => r.group));
     expect([...groups('engine')]).toEqual(expect.arrayContaining(['query', 'text']));
     expect([...groups('http')]).toContain('query');
-    // The reads' throughput is measured in rounds beside hello-world, each with its share of it.
-    const http = JSON.parse(readFileSync(`${dir}/http.json`, 'utf8')).rows as { unit: string; params: { endpoint?: string } }[];
-    expect(http.filter((r) => r.unit === 'share of hello-world').map((r) => r.params.endpoint).sort()).toEqual(['GET /', 'deep', 'deep top-k', 'shallow']);
+    // The reads' throughput is measured in rounds beside hello-world, each with its share of it; the
+    // shallow page at 50 connections too, beside hello-world at 50, with each round's p99.
+    const http = JSON.parse(readFileSync(`${dir}/http.json`, 'utf8')).rows as { unit: string; params: { endpoint?: string; connections?: number; statistic?: string } }[];
+    expect(http.filter((r) => r.unit === 'share of hello-world').map((r) => `${r.params.endpoint} ${r.params.connections}`).sort()).toEqual(['GET / 10', 'deep 10', 'deep top-k 10', 'shallow 10', 'shallow 50']);
+    expect(http.filter((r) => r.params.statistic === 'p99 by round').map((r) => `${r.params.endpoint} ${r.params.connections}`).sort()).toEqual(['GET / 10', 'deep 10', 'deep top-k 10', 'hello-world 10', 'hello-world 50', 'shallow 10', 'shallow 50']);
     expect(existsSync(`${dir}/engine-from.svg`) && existsSync(`${dir}/engine-size.svg`)).toBe(true);
   });
 });
