@@ -31,7 +31,7 @@ export function searchResponseBody(body: SearchResponse): Buffer {
     out.text(shell.slice(0, -EMPTY_HITS.length));
     out.ascii('"hits":[');
   }
-  // Where each index's `{"_index":…` is in the answer: written once, copied for every other hit.
+  // Where each index's hits' beginning is in the answer (see writeHit).
   const names = new Map<string, { start: number; end: number }>();
   for (let i = 0; i < list.length; i++) writeHit(out, list[i], i > 0, names);
   out.ascii(']}}');
@@ -102,17 +102,16 @@ void everyHitField;
 /** A hit, its fields in ES's order (those of {@link Hit}). */
 function writeHit(out: JsonBytes, hit: Hit, comma: boolean, names: Map<string, { start: number; end: number }>): void {
   if (comma) out.ascii(',');
-  const written = names.get(hit._index);
+  // What every hit of an index begins with (`{"_index":…,"_id":`), written once and copied after.
+  const key = hit._id === undefined ? `-${hit._index}` : hit._index;
+  const written = names.get(key);
   if (written) out.again(written.start, written.end);
   else {
     const start = out.length;
-    out.text(`{"_index":${JSON.stringify(hit._index)}`);
-    names.set(hit._index, { start, end: out.length });
+    out.text(`{"_index":${JSON.stringify(hit._index)}${hit._id === undefined ? '' : ',"_id":'}`);
+    names.set(key, { start, end: out.length });
   }
-  if (hit._id !== undefined) {
-    out.ascii(',"_id":');
-    out.string(hit._id);
-  }
+  if (hit._id !== undefined) out.string(hit._id);
   if (hit._version !== undefined) {
     out.ascii(',"_version":');
     out.number(hit._version);
@@ -123,8 +122,11 @@ function writeHit(out: JsonBytes, hit: Hit, comma: boolean, names: Map<string, {
     out.ascii(',"_primary_term":');
     out.number(hit._primary_term!);
   }
-  out.ascii(',"_score":');
-  scalar(out, hit._score);
+  if (hit._score === null) out.ascii(',"_score":null');
+  else {
+    out.ascii(',"_score":');
+    scalar(out, hit._score);
+  }
   if (hit._routing !== undefined) {
     out.ascii(',"_routing":');
     out.string(hit._routing);
@@ -149,9 +151,8 @@ function writeHit(out: JsonBytes, hit: Hit, comma: boolean, names: Map<string, {
       if (i > 0) out.ascii(',');
       scalar(out, values[i]);
     }
-    out.ascii(']');
-  }
-  out.ascii('}');
+    out.ascii(']}');
+  } else out.ascii('}');
 }
 
 /** A hit's id, score or sort value as `JSON.stringify` writes it (non-finite numbers as null). */
