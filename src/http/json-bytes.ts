@@ -11,13 +11,10 @@
 export class JsonBytes {
   #bytes: Buffer;
   #at = 0;
-  /** Whether {@link #bytes} is a region of the slab, to be given back (its unused part) when done. */
-  #slabbed: boolean;
 
   constructor(capacity = 4096) {
-    const region = SLAB.take(capacity);
-    this.#slabbed = region !== undefined;
-    this.#bytes = region ?? Buffer.allocUnsafe(capacity);
+    // A region of the slab, its unused part given back when done; or a buffer of its own.
+    this.#bytes = SLAB.take(capacity) ?? Buffer.allocUnsafe(capacity);
   }
 
   /** How many bytes are written: where {@link again} can find them. */
@@ -119,8 +116,7 @@ export class JsonBytes {
   /** The bytes written (a view of the buffer): the writer is done with it and must not be used again. */
   take(): Buffer {
     const taken = this.#bytes.subarray(0, this.#at);
-    if (this.#slabbed) SLAB.giveBack(this.#bytes, this.#at);
-    this.#slabbed = false;
+    SLAB.giveBack(this.#bytes, this.#at);
     return taken;
   }
 
@@ -129,8 +125,7 @@ export class JsonBytes {
     if (needed <= this.#bytes.length) return;
     const grown = Buffer.allocUnsafe(Math.max(needed, this.#bytes.length * 2));
     this.#bytes.copy(grown, 0, 0, this.#at);
-    if (this.#slabbed) SLAB.giveBack(this.#bytes, 0);
-    this.#slabbed = false;
+    SLAB.giveBack(this.#bytes, 0);
     this.#bytes = grown;
   }
 }
@@ -158,7 +153,7 @@ class Slab {
     return region;
   }
 
-  /** The region's bytes past `kept` are free again, if nothing was handed out after it. */
+  /** The region's bytes past `kept` are free again, if it is the slab's last region (any other buffer is left as it is). */
   giveBack(region: Buffer, kept: number): void {
     if (region.buffer !== this.#slab.buffer || region.byteOffset + region.length !== this.#used) return;
     this.#used = region.byteOffset + aligned(kept);
