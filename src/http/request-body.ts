@@ -92,9 +92,14 @@ export async function ndjsonBody(c: Context, api: NdjsonApi = 'bulk'): Promise<N
 export function jsonBodyOrSource(c: Context): unknown {
   const source = queryOf(c).source;
   if (source !== undefined) return parseJsonBody(source);
-  const incoming = incomingOf(c);
-  if (incoming && bodiless(incoming)) return undefined;
+  if (hasNoBody(c)) return undefined;
   return jsonBody(c);
+}
+
+/** Whether the request has no body at all, known without reading anything: then its URI says all it asks. */
+export function hasNoBody(c: Context): boolean {
+  const incoming = incomingOf(c);
+  return incoming ? bodiless(incoming) : c.req.raw.body === null;
 }
 
 /** No length and no chunked encoding: the request has no body (RFC 9112 §6.3), so no stream is read. */

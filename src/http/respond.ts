@@ -52,9 +52,12 @@ export interface ListEntries {
 
 const LIST_SLICE = 1000;
 
-/** A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty` reshape it. */
-export function sendSearch(c: Context, body: SearchResponse): Response {
-  if (queryOf(c).filter_path !== undefined || queryOf(c).pretty !== undefined) return send(c, 200, body);
+/**
+ * A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty`
+ * reshape it. `query` is the request's URI parameters, when the caller has them at hand.
+ */
+export function sendSearch(c: Context, body: SearchResponse, query: Readonly<Record<string, string | undefined>> = queryOf(c)): Response {
+  if (query.filter_path !== undefined || query.pretty !== undefined) return send(c, 200, body);
   return respond(200, searchResponseBody(body) as Buffer<ArrayBuffer>);
 }
 

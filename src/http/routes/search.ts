@@ -3,9 +3,9 @@ import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import { parsingError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
-import { jsonBodyOrSource } from '../request-body.ts';
+import { hasNoBody, jsonBodyOrSource } from '../request-body.ts';
 import { send, sendSearch } from '../respond.ts';
-import { runSearch, searchCall } from '../search-call.ts';
+import { KeptSearchCalls, runSearch, searchCall, type SearchCall } from '../search-call.ts';
 import { checkParamNames, parseSearchRequest } from '../search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { floatParam } from '../request-values.ts';
@@ -20,9 +20,13 @@ const COUNT_PARAMS = new Set(['min_score', 'pretty', 'human', 'error_trace', 'fi
 export function searchRoutes(engine: Engine): Hono {
   const app = new Hono();
 
-  const search = async (c: Context) => {
-    const call = searchCall(searchParams(c), await jsonBodyOrSource(c), pathOf(c), c.req.param('index'));
-    return sendSearch(c, runSearch(engine, call));
+  const kept = new KeptSearchCalls();
+  const read = (c: Context, body: unknown) => searchCall(searchParams(c), body, pathOf(c), c.req.param('index'));
+  const answer = (c: Context, call: SearchCall) => sendSearch(c, runSearch(engine, call), call.params);
+  const search = (c: Context) => {
+    // Without a body the URL says it all (its `source` parameter included): read once, kept.
+    if (hasNoBody(c)) return answer(c, kept.read(c.req.url, () => read(c, jsonBodyOrSource(c))));
+    return (jsonBodyOrSource(c) as Promise<unknown>).then((body) => answer(c, read(c, body)));
   };
   app.on(['GET', 'POST'], '/_search', search);
   app.on(['GET', 'POST'], '/:index/_search', search);
