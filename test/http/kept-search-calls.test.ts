@@ -67,7 +67,7 @@ describe('GET _search read from a kept call', () => {
     await t.bulk('/_bulk', [{ index: { _index: 'books', _id: 'b' } }, { price: 2 }], '?refresh=true');
     const after = await t.json('GET', path);
     expect(after.body.hits.total.value).toBe(2);
-    expect(after.body.hits.hits.map((h: { _id: string }) => [h._id, h.sort])).toEqual([['b', [2]], ['a', [1]]]);
+    expect(after.body.hits.hits.map((h: { _id: string; sort: unknown[] }) => [h._id, h.sort])).toEqual([['b', [2]], ['a', [1]]]);
   });
 
   it('refuses a bad URL every time it is sent, and a body still counts', async () => {
