@@ -4,6 +4,7 @@
  * budget evicts them; built in the background after a cold shallow page. "Freed" is checked on the
  * engine's own wasm instance: its allocator's blocks in use go back to what the live runs hold.
  */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WasmKernels, wasmModule } from '../../src/core/index.ts';
 import { Engine, type WriteOp } from '../../src/engine/engine.ts';
@@ -198,6 +199,32 @@ describe('sorted runs', () => {
     expect(laidOut(byValue)).toBeUndefined();
     expect(page(0, byValue)).toEqual(page(0, byValue, 'top_k'));
     expect(kernels.inUse().blocks).toBe(expectedBlocks(engine));
+  });
+
+  it("pages read from a laid-out merge's kept blocks are the pages top_k finds, at any depth and size", async () => {
+    const { engine } = open();
+    await engine.createIndex('r', { settings: { number_of_shards: 3, refresh_interval: -1, max_result_window: 100_000 }, mappings: MAPPINGS });
+    for (const [from, to] of [[0, 250], [250, 400], [400, 700]]) {
+      await engine.write(docs(from, to));
+      engine.refresh('r');
+    }
+    const page = (from: number, size: number, sort: SortClause[], paging: 'sorted_runs' | 'top_k') =>
+      engine.search('r', searchRequest({ from, size, sort, paging, source: false })).hits.hits.map((h) => [h._id, h.sort]);
+    // The first page lays the merge out (every segment is sorted whole by a page this deep).
+    page(650, 10, byValue, 'sorted_runs');
+    const snapshot = engine.resolveOne('r').snapshot();
+    const merge = engine.runs.laidOut(segmentsInTieOrder([snapshot], () => false).segments, planSort(byValue, [snapshot], [undefined]).runKey);
+    expect(merge).toBeDefined();
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 720 }), fc.integer({ min: 0, max: 150 })), { minLength: 1, maxLength: 12 }), (pages) => {
+        for (const [from, size] of pages) expect(page(from, size, byValue, 'sorted_runs')).toEqual(page(from, size, byValue, 'top_k'));
+      }),
+      { numRuns: 60 },
+    );
+    // The same merge served them all, its blocks kept within their bound.
+    expect(engine.runs.laidOut(segmentsInTieOrder([snapshot], () => false).segments, planSort(byValue, [snapshot], [undefined]).runKey)).toBe(merge);
+    expect(merge!.blocks.size).toBeGreaterThan(0);
+    expect(merge!.blocks.size).toBeLessThanOrEqual(64);
   });
 
   it('index sorting builds the runs of every new segment as it is sealed', async () => {

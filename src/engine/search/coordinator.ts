@@ -17,7 +17,7 @@ export interface MergeInput {
   scores?: ArrayLike<number> | WasmArray<Float64Array>;
 }
 
-/** A document on the page. */
+/** A document on the page (shared by the pages of a kept merge: read, never changed). */
 export interface PageEntry extends SegmentRef {
   local: number;
   /** Its score, when its input had scores. */
@@ -34,24 +34,56 @@ export function mergePage(kernels: WasmKernels, inputs: readonly MergeInput[], o
 /**
  * The inputs of a merge laid out once ({@link layOutMerge}), to page through again and again with
  * {@link mergeLaidOut} while every run they read is kept: a search of the same snapshot and sort
- * then skips writing each segment's entry of the kernel's run table.
+ * then skips writing each segment's entry of the kernel's run table. The merged order is kept too,
+ * in blocks of {@link BLOCK} entries as pages ask for them: a page within kept blocks is copied from
+ * them, with no merge at all.
  */
 export interface LaidOutMerge {
   inputs: readonly MergeInput[];
   runs: LaidOutRuns;
+  /** Block b of the merged order (entries from b × {@link BLOCK}), as pages have asked for them. */
+  blocks: Map<number, readonly PageEntry[]>;
 }
 
 /** The inputs laid out for the kernel; undefined when one of them is not in its memory (a top-k input) or the keys are too many. */
 export function layOutMerge(kernels: WasmKernels, inputs: readonly MergeInput[], order: KeyOrder[]): LaidOutMerge | undefined {
   if (order.length > MAX_KEYS) return undefined;
   const runs = kernels.layOut({ order, runs: inputs.map((input) => input.run) });
-  return runs && { inputs, runs };
+  return runs && { inputs, runs, blocks: new Map() };
 }
 
-/** {@link mergePage} over inputs laid out by {@link layOutMerge}. */
+/**
+ * {@link mergePage} over inputs laid out by {@link layOutMerge}. A page of at most {@link BLOCK}
+ * entries is read from the blocks of the merged order it spans, each merged the first time it is
+ * asked for; its entries are shared with the next such page (they are only read).
+ */
 export function mergeLaidOut(kernels: WasmKernels, merge: LaidOutMerge, from: number, size: number): PageEntry[] {
   if (merge.inputs.length === 0 || size === 0) return [];
-  return entriesOf(merge.inputs, kernels.mergeLaidOut(merge.runs, from, size));
+  if (size > BLOCK) return entriesOf(merge.inputs, kernels.mergeLaidOut(merge.runs, from, size));
+  const end = Math.min(from + size, merge.runs.total);
+  const page: PageEntry[] = [];
+  for (let at = from; at < end; ) {
+    const block = blockOf(kernels, merge, Math.floor(at / BLOCK));
+    const start = at % BLOCK;
+    const stop = Math.min(block.length, start + (end - at));
+    for (let i = start; i < stop; i++) page.push(block[i]);
+    at += stop - start;
+  }
+  return page;
+}
+
+/** Entries in a block of the merged order; at most {@link BLOCKS_KEPT} blocks are kept a merge, all let go at once when there are more. */
+const BLOCK = 64;
+const BLOCKS_KEPT = 64;
+
+function blockOf(kernels: WasmKernels, merge: LaidOutMerge, b: number): readonly PageEntry[] {
+  let block = merge.blocks.get(b);
+  if (block === undefined) {
+    block = entriesOf(merge.inputs, kernels.mergeLaidOut(merge.runs, b * BLOCK, BLOCK));
+    if (merge.blocks.size >= BLOCKS_KEPT) merge.blocks.clear();
+    merge.blocks.set(b, block);
+  }
+  return block;
 }
 
 function entriesOf(inputs: readonly MergeInput[], page: MergedPage): PageEntry[] {
