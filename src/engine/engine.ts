@@ -6,7 +6,7 @@
 import { WasmKernels, wasmModule } from '../core/index.ts';
 import type { DocStore, DocWrite, StoredDoc } from '../store/doc-store.ts';
 import { badRequest, EsError, illegalArgument, indexNotFound } from './errors.ts';
-import { checkIndexName, resolveExpression, resolveWithAliases, type IndicesOptions } from './index-names.ts';
+import { checkIndexName, isPlainName, resolveExpression, resolveWithAliases, type IndicesOptions } from './index-names.ts';
 import type { AliasAction, AliasProps } from './aliases/alias.ts';
 import { aliasNotConcrete, checkAliasName, moreThanOneWriteIndex, planAliasActions, type AliasActionResult } from './aliases/actions.ts';
 import { aliasNames, indexRouting, searchReach, singleIndexOf, writeIndexOf } from './aliases/requests.ts';
@@ -166,6 +166,9 @@ export class Engine {
    * reached through (aliases/requests.ts).
    */
   #searchTargets(expression: string | undefined, routing: string | undefined, scope: SearchScope): IndexSnapshot[] {
+    // An index by its own name is searched whole: no alias's filter or routing reaches it.
+    const named = isPlainName(expression) ? this.#indices.get(expression) : undefined;
+    if (named) return [routed(named.snapshot(), routing, scope.shards)];
     const resolved = resolveWithAliases(expression, [...this.#indices.keys()], scope.indices, aliasNames(this.#indices.values()));
     return [...resolved].map(([name, ways]) => {
       const index = this.#indices.get(name)!;

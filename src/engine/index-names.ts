@@ -56,6 +56,14 @@ export function resolveExpression(expression: string | undefined, names: readonl
 export type AliasNames = ReadonlyMap<string, { indices: readonly string[]; hidden: boolean }>;
 
 /**
+ * An expression that is one name, neither a list nor a wildcard: when an index has that name, the
+ * expression resolves to that index alone, reached by its own name (alias names never equal index names).
+ */
+export function isPlainName(expression: string | undefined): expression is string {
+  return expression !== undefined && !/[,*]/.test(expression);
+}
+
+/**
  * {@link resolveExpression}, with the ways each index was reached: `null` for by its own name (or a
  * wildcard over index names), else the alias's name. Wildcards match alias names too, as
  * Elasticsearch's do (hidden aliases only when hidden ones are asked for); an exclusion drops the
@@ -63,7 +71,7 @@ export type AliasNames = ReadonlyMap<string, { indices: readonly string[]; hidde
  */
 export function resolveWithAliases(expression: string | undefined, names: readonly string[], options: Readonly<IndicesOptions> = STRICT_EXPAND_OPEN, aliases: AliasNames = new Map()): Map<string, Set<string | null>> {
   // One index by its own name (most searches): what the walk below gives it, without the walk.
-  if (expression !== undefined && names.includes(expression) && !/[,*]/.test(expression)) return new Map([[expression, new Set([null])]]);
+  if (isPlainName(expression) && names.includes(expression)) return new Map([[expression, new Set([null])]]);
   const expands = (name: string, pattern: string, hidden = name.startsWith('.')) => options.expandOpen && (options.expandHidden || !hidden || pattern.startsWith('.'));
   const all = expression === undefined || expression === '' || expression === '_all';
   const chosen = new Map<string, Set<string | null>>();

@@ -16,9 +16,13 @@ export const INDICES_OPTIONS_PARAMS = ['ignore_unavailable', 'allow_no_indices',
 
 /** Which indices and shards a search, count or point in time reads besides what its path names. */
 export function searchScope(query: Params): SearchScope {
+  // Most searches name none of these: the defaults, shared.
+  if (query.preference === undefined && query.expand_wildcards === undefined && query.ignore_unavailable === undefined && query.allow_no_indices === undefined) return DEFAULT_SCOPE;
   const shards = preferenceShards(query.preference);
   return { indices: indicesOptions(query), ...(shards && { shards }) };
 }
+
+const DEFAULT_SCOPE: SearchScope = Object.freeze({ indices: STRICT_EXPAND_OPEN });
 
 /** The options a request asks for, over the API's defaults. */
 export function indicesOptions(query: Params, defaults: Readonly<IndicesOptions> = STRICT_EXPAND_OPEN): IndicesOptions {

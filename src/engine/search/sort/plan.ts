@@ -48,12 +48,25 @@ export function planSort(clauses: readonly SortClause[], targets: readonly Index
   // A search of one index keeps its plan with the snapshot: the same sort is planned once per
   // refresh. Only a plan that failed nothing is kept (a field mapped later must stop failing).
   if (targets.length !== 1 || failures[0] !== undefined) return plan(clauses, targets, failures);
-  const key = planKey(clauses);
+  const key = planKeys.get(clauses) ?? keyed(clauses);
   const kept = targets[0].cache.get(key) as SortPlan | undefined;
   if (kept) return kept;
   const planned = plan(clauses, targets, failures);
   if (failures[0] === undefined) targets[0].cache.set(key, planned);
   return planned;
+}
+
+/**
+ * The names of lists of clauses seen: a search read once and served again (a URI kept by the HTTP
+ * layer, a scroll's batches) brings the same list, whose name is then not built again. Held weakly,
+ * by the lists themselves, and the same for every snapshot: it depends on the clauses alone.
+ */
+const planKeys = new WeakMap<readonly SortClause[], string>();
+
+function keyed(clauses: readonly SortClause[]): string {
+  const key = planKey(clauses);
+  planKeys.set(clauses, key);
+  return key;
 }
 
 /**
