@@ -80,5 +80,10 @@ describe('GET _search read from a kept call', () => {
     const withBody = await t.json('POST', '/books/_search?sort=price:asc', { size: 0 });
     expect(withBody.body.hits.hits).toEqual([]);
     expect((await t.json('GET', '/books/_search?sort=price:asc')).body.hits.hits.length).toBe(2);
+    // A body sent along with the `source` parameter: the parameter is the search, read at once.
+    const source = encodeURIComponent(JSON.stringify({ size: 1, sort: [{ price: 'desc' }] }));
+    const fromSource = await t.json('POST', `/books/_search?source=${source}&source_content_type=application/json`, '');
+    expect(fromSource.status, fromSource.text).toBe(200);
+    expect(fromSource.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['b']);
   });
 });

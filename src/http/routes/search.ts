@@ -26,7 +26,8 @@ export function searchRoutes(engine: Engine): Hono {
   const search = (c: Context) => {
     // Without a body the URL says it all (its `source` parameter included): read once, kept.
     if (hasNoBody(c)) return answer(c, kept.read(c.req.url, () => read(c, jsonBodyOrSource(c))));
-    return (jsonBodyOrSource(c) as Promise<unknown>).then((body) => answer(c, read(c, body)));
+    const body = jsonBodyOrSource(c);
+    return body instanceof Promise ? body.then((value) => answer(c, read(c, value))) : answer(c, read(c, body));
   };
   app.on(['GET', 'POST'], '/_search', search);
   app.on(['GET', 'POST'], '/:index/_search', search);
