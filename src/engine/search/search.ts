@@ -206,25 +206,29 @@ function fetchChecks(targets: readonly IndexSnapshot[], request: SearchRequest, 
 function fetchHit(entry: PageEntry, target: IndexSnapshot, request: SearchRequest, plan: SortPlan, source: string | Uint8Array | undefined, score: number | null, readers?: readonly DocValueReader[]): Hit {
   const { segment } = entry.live;
   const local = entry.local;
-  // Fields in ES's order; a plain hit (the common case) is one literal.
-  const plain = request.storedFields === undefined && !request.version && !request.seqNoPrimaryTerm;
-  const hit: Hit = plain
-    ? { _index: target.index.name, _id: segment.ids.id(local), _score: score }
-    : {
-        _index: target.index.name,
-        ...(request.storedFields !== false && { _id: segment.ids.id(local) }),
-        ...(request.version && { _version: segment.versions[local] }),
-        ...(request.seqNoPrimaryTerm && { _seq_no: segment.seqs[local], _primary_term: PRIMARY_TERM }),
-        _score: score,
-      };
   // `_routing` is a stored field: `stored_fields: _none_` loads none.
   const routing = request.storedFields === false ? undefined : segment.routings.get(local);
-  if (routing !== undefined) hit._routing = routing;
   // Storage is read for `_source` only: everything else a hit carries lives in the segment.
-  if (request.source !== false) hit._source = sourceOf(source ?? '{}', request.source);
+  const _source = request.source === false ? undefined : sourceOf(source ?? '{}', request.source);
+  const sort = plan.byField ? plan.values(entry, local, score ?? MATCH_ALL_SCORE) : undefined;
+  // The usual hit (no routing, version or doc values) is one literal, its fields in ES's order.
+  if (request.storedFields === undefined && !request.version && !request.seqNoPrimaryTerm && routing === undefined && !readers) {
+    const _index = target.index.name, _id = segment.ids.id(local);
+    if (_source !== undefined) return sort ? { _index, _id, _score: score, _source, sort } : { _index, _id, _score: score, _source };
+    return sort ? { _index, _id, _score: score, sort } : { _index, _id, _score: score };
+  }
+  const hit: Hit = {
+    _index: target.index.name,
+    ...(request.storedFields !== false && { _id: segment.ids.id(local) }),
+    ...(request.version && { _version: segment.versions[local] }),
+    ...(request.seqNoPrimaryTerm && { _seq_no: segment.seqs[local], _primary_term: PRIMARY_TERM }),
+    _score: score,
+  };
+  if (routing !== undefined) hit._routing = routing;
+  if (_source !== undefined) hit._source = _source;
   const fields = readers && docValuesOf(readers, segment, local);
   if (fields) hit.fields = fields;
-  if (plan.byField) hit.sort = plan.values(entry, local, score ?? MATCH_ALL_SCORE);
+  if (sort) hit.sort = sort;
   return hit;
 }
 

@@ -116,7 +116,14 @@ function plan(clauses: readonly SortClause[], targets: readonly IndexSnapshot[],
     runKey: keyOf(keys),
     asStored: keys.every((key) => key.asStored === true),
     order: () => keys.map((k) => k.order),
-    values: (segment, local, score) => planned.map(({ source }) => (source ? source.sortValue(segment, local) : score)),
+    values: (segment, local, score) => {
+      const values = new Array<unknown>(planned.length);
+      for (let i = 0; i < planned.length; i++) {
+        const { source } = planned[i];
+        values[i] = source ? source.sortValue(segment, local) : score;
+      }
+      return values;
+    },
   };
 }
 
