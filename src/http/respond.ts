@@ -14,7 +14,7 @@ import { RESPONSE_CONTENT_TYPE } from './media-type.ts';
 import { searchResponseBody } from './search-response.ts';
 import { queryOf } from './request-uri.ts';
 
-/** A successful response, trimmed by `filter_path` if given; a {@link RawJson} body is sent as its text unless reshaped. */
+/** A successful response, trimmed by `filter_path` if given; a {@link RawJson} body is sent as kept (its bytes or text) unless reshaped. */
 export function send(c: Context, status: number, body: unknown): Response {
   const filter = queryOf(c).filter_path;
   return write(c, status, filter === undefined ? body : filterPath(body instanceof RawJson ? body.value : body, filter));
@@ -71,7 +71,8 @@ export function sendError(c: Context, error: EsError): Response {
 
 function write(c: Context, status: number, body: unknown, headers?: Record<string, string[]>): Response {
   const pretty = queryOf(c).pretty !== undefined;
-  const text = pretty ? `${JSON.stringify(body, null, 2)}\n` : body instanceof RawJson ? body.text : splicedJson(body);
+  // Stored JSON goes out as it is kept: its bytes when it has them (encoded once), else its text.
+  const text = pretty ? `${JSON.stringify(body, null, 2)}\n` : body instanceof RawJson ? ((body.bytes as Uint8Array<ArrayBuffer> | undefined) ?? body.text) : splicedJson(body);
   return respond(status, text, headers);
 }
 

@@ -40,9 +40,9 @@ const PRIORITIES = ['IMMEDIATE', 'URGENT', 'HIGH', 'NORMAL', 'LOW', 'LANGUID'];
 
 export function clusterRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
-  // Made once (the host name asked of the OS once): every client's first request is this one.
+  // Made and encoded once (the host name asked of the OS once): every client's first request is this one.
   const root = new RawJson(
-    JSON.stringify({
+    Buffer.from(JSON.stringify({
       name: hostname(),
       cluster_name: clusterName,
       cluster_uuid: 'deeppage',
@@ -59,7 +59,7 @@ export function clusterRoutes(engine: Engine, clusterName: string): Hono {
         minimum_index_compatibility_version: '7.0.0',
       },
       tagline: 'You Know, for Search',
-    }),
+    })),
   );
   app.get('/', (c) => {
     checkParamNames(queryOf(c), pathOf(c), ROOT_PARAMS);
