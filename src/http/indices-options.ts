@@ -17,9 +17,14 @@ export const INDICES_OPTIONS_PARAMS = ['ignore_unavailable', 'allow_no_indices',
 /** Which indices and shards a search, count or point in time reads besides what its path names. */
 export function searchScope(query: Params): SearchScope {
   // Most searches name none of these: the defaults, shared.
-  if (query.preference === undefined && query.expand_wildcards === undefined && query.ignore_unavailable === undefined && query.allow_no_indices === undefined) return DEFAULT_SCOPE;
+  if (query.preference === undefined && namesNone(query, INDICES_OPTIONS_PARAMS)) return DEFAULT_SCOPE;
   const shards = preferenceShards(query.preference);
   return { indices: indicesOptions(query), ...(shards && { shards }) };
+}
+
+function namesNone(query: Params, names: readonly string[]): boolean {
+  for (const name of names) if (query[name] !== undefined) return false;
+  return true;
 }
 
 const DEFAULT_SCOPE: SearchScope = Object.freeze({ indices: STRICT_EXPAND_OPEN });
