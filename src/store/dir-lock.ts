@@ -10,6 +10,9 @@
  *   counts as held, and the error says which file to delete once that server is known to be gone;
  * - another boot of this machine: stale;
  * - no process with that pid: stale;
+ * - a zombie (state `Z` in `/proc/<pid>/stat`): the holder was killed and its parent has not reaped it
+ *   yet, which under load takes a second or more after `kill -9`; `kill(pid, 0)` still succeeds and the
+ *   start time still matches, but the process will never run again, so stale;
  * - a process with that pid that started at another time (`/proc/<pid>/stat`): the pid was reused, as a
  *   container's pid 1 is after a restart, so stale. Where `/proc` is missing a live pid counts as held.
  *
@@ -79,12 +82,14 @@ export function isLive(holder: Holder): boolean {
     // EPERM: a process of another user has the pid, which proves it exists.
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
-  const start = processStart(holder.pid);
-  return holder.start === undefined || start === undefined || holder.start === start;
+  const stat = processStat(holder.pid);
+  if (stat === undefined) return true;
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  return holder.start === undefined || holder.start === stat.start;
 }
 
 export function currentHolder(): Holder {
-  return { pid: process.pid, host: hostname(), boot: bootId(), start: processStart(process.pid), since: new Date().toISOString() };
+  return { pid: process.pid, host: hostname(), boot: bootId(), start: processStat(process.pid)?.start, since: new Date().toISOString() };
 }
 
 function releaseLock(path: string, record: string): void {
@@ -182,11 +187,15 @@ function bootId(): string | undefined {
   }
 }
 
-/** Field 22 of `/proc/<pid>/stat`, counted after the command name, which may hold spaces and parentheses. */
-function processStart(pid: number): string | undefined {
+/**
+ * Fields 3 (state: `Z` zombie, `X` dead) and 22 (start time) of `/proc/<pid>/stat`, counted after the
+ * command name, which may hold spaces and parentheses. Undefined where `/proc` is missing or the process is gone.
+ */
+function processStat(pid: number): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], start: fields[19] };
   } catch {
     return undefined;
   }

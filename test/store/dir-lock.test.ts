@@ -92,6 +92,39 @@ describe('dir lock', () => {
     expect(existsSync(lockFile())).toBe(false);
   });
 
+  it.skipIf(!hasProc)('takes over a lock whose holder was killed and is a zombie not yet reaped', async () => {
+    const module = fileURLToPath(new URL('../../src/store/dir-lock.ts', import.meta.url));
+    const locker = `
+      const { takeLock } = await import(${JSON.stringify(module)});
+      console.log('taken' in takeLock(${JSON.stringify(dir)}) ? process.pid : 'held');
+      setTimeout(() => {}, 20_000);
+    `;
+    // The locker runs in the background of a shell that then becomes `sleep`, which never waits for
+    // children: once killed, the locker stays a zombie of the sleeping parent until the parent ends.
+    const parent = spawn('sh', ['-c', `"$0" --import tsx --input-type=module -e "$1" & exec sleep 30`, process.execPath, locker], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let pid = 0;
+    try {
+      const [line] = await once(parent.stdout!, 'data');
+      pid = Number(String(line).trim());
+      expect(pid, String(line)).toBeGreaterThan(0);
+      expect(heldBy(takeLock(dir)).pid).toBe(pid);
+      process.kill(pid, 'SIGKILL');
+      const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+      for (let waited = 0; state() !== 'Z' && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(state()).toBe('Z');
+      const lock = taken(takeLock(dir));
+      expect(JSON.parse(readFileSync(lockFile(), 'utf8')).pid).toBe(process.pid);
+      lock.release();
+    } finally {
+      // Killing a zombie does nothing; a locker still alive because the test failed early dies here.
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+      // The locker's zombie goes to init with its parent, which reaps it.
+      parent.kill('SIGKILL');
+    }
+  }, 30_000);
+
   it('goes to exactly one of several processes racing for a stale lock', async () => {
     writeHolder({ pid: deadPid() });
     const go = join(dir, 'go');
