@@ -1,7 +1,8 @@
 // Compiles the server (src/, TypeScript) into dist/ as plain JavaScript, unless dist/ is newer than
-// everything it is made from, so that `npm start` runs dist/server.js with no TypeScript loader in
-// the process: tsx's loader runs on a thread of its own for the process's whole life, which held
-// about 34 MiB of anonymous memory and took half of an empty start (1.2 s against 0.6 s).
+// everything it is made from, so that `npm start` runs dist/server.js (and `npm run credentials`
+// dist/credentials-cli.js, compiled with it) with no TypeScript loader in the process: tsx's loader
+// runs on a thread of its own for the process's whole life, which held about 34 MiB of anonymous
+// memory and took half of an empty start (1.2 s against 0.6 s).
 // Files under src/ that are not TypeScript (the UI's) are copied beside the compiled ones, so that
 // dist/ keeps src/'s layout and paths relative to a module (../../build/, ../../package.json) hold.
 // A build that does not type-check fails and leaves no stamp: the next start tries again.

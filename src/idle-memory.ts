@@ -15,7 +15,9 @@
  * The collection is the inspector's `HeapProfiler.collectGarbage`, through a session on this very
  * process (no port is opened): neither `gc()` under `--expose-gc` nor its options shrink the young
  * generation in Node 20's V8, and the inspector's collection does. Then, on glibc, the C allocator
- * gives back the pages the freed array buffers leave among live ones (malloc-trim.ts).
+ * gives back the pages the freed array buffers leave among live ones (malloc-trim.ts). Without koffi
+ * (an optional dependency) there is no trim: the collection runs all the same, and `log` is told
+ * so once, the first time a trim would have run.
  *
  * Work that frees its buffers at once (a flush encodes segments into buffers of megabytes) leaves
  * V8's heap as it was, and glibc's free pages behind: so, on glibc, anonymous resident memory
@@ -72,7 +74,7 @@ export function watchIdleMemory({ log, checkMs = CHECK_MS, growthBytes = GROWTH_
   let busy = false;
   // Looked up at its first use (loading it takes about 20 ms); null where there is none.
   let trim: MallocTrim | null | undefined;
-  const trimmer = () => (trim === undefined ? (trim = mallocTrim() ?? null) : trim);
+  const trimmer = () => (trim === undefined ? (trim = mallocTrim({ log }) ?? null) : trim);
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 

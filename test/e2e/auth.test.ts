@@ -28,9 +28,9 @@ function temp(): string {
   return dir;
 }
 
-/** Runs the credentials tool; resolves with its exit code and output. */
+/** Runs the credentials tool as `npm run credentials` does, compiled into dist/ with the server; resolves with its exit code and output. */
 async function credentialsTool(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/credentials-cli.ts', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/credentials-cli.js', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
