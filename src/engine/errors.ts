@@ -52,6 +52,11 @@ export function validationFailed(problems: readonly string[]): EsError {
   return badRequest('action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
 }
 
+/** What deeppage does not do yet, refused as Elasticsearch refuses what it cannot parse. */
+export function notSupported(what: string): EsError {
+  return illegalArgument(`${what} is not supported by deeppage yet`);
+}
+
 export const parsingError = (reason: string, fields?: ErrorFields) => badRequest('parsing_exception', reason, fields);
 
 export function indexNotFound(index: string, resourceType = 'index_or_alias'): EsError {

@@ -92,9 +92,7 @@ export function unknownKey(key: string, value: unknown): EsError {
 }
 
 /** For what ES does but deeppage does not yet: refused with a 400 rather than quietly ignored. */
-export function notSupported(what: string): EsError {
-  return illegalArgument(`${what} is not supported by deeppage yet`);
-}
+export { notSupported } from '../engine/errors.ts';
 
 
 /** The `level` of `_stats` and `_cluster/health` (ES's ClusterStatsLevel, any case). */

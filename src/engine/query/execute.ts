@@ -15,6 +15,7 @@ import type { LiveSegment } from '../shard.ts';
 import { compareTerms, lowerBound } from '../terms.ts';
 import { lengthToNorm, phraseScorer, termScorer, type TermStatistics } from './bm25.ts';
 import { failedToCreateQuery, parseBound } from './bounds.ts';
+import { cannotUse, isMetadataField, matchMetadata } from './metadata-fields.ts';
 import { allDocs, constantScore, disjunctionMax, intersect, NO_MATCHES, subtract, unite, type Matches } from './matches.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import type { Query, QueryValue } from './query.ts';
@@ -28,6 +29,8 @@ export interface SegmentContext {
   /** The shard's term statistics computed so far in this search, by field and term (one per shard, owned by the search). */
   statistics: Map<string, TermStatistics>;
   mappings: Mappings;
+  /** The index's name (what `_index` matches). */
+  index: string;
   /** `now` for date math, fixed for the whole search. */
   now: number;
   /** Leaf clauses built so far for this segment ({@link countClause}). */
@@ -92,9 +95,9 @@ export function matchSegment(query: Query, context: SegmentContext, scored: bool
     case 'ids':
       return constantScore(idsQuery(query.values, context), scored ? here : undefined);
     case 'prefix':
-      return constantScore(termsWhere(query.field, context, prefixTest(query.value, query.caseInsensitive)), scored ? here : undefined);
+      return constantScore(termsWhere(query.kind, query.field, context, prefixTest(query.value, query.caseInsensitive)), scored ? here : undefined);
     case 'wildcard':
-      return constantScore(termsWhere(query.field, context, wildcardTest(query.value, query.caseInsensitive)), scored ? here : undefined);
+      return constantScore(termsWhere(query.kind, query.field, context, wildcardTest(query.value, query.caseInsensitive)), scored ? here : undefined);
     case 'constant_score':
       return constantScore(matchSegment(query.filter, context, false), scored ? here : undefined);
     case 'dis_max':
@@ -153,6 +156,7 @@ function withOptional(req: Matches, opt: Matches): Matches {
 
 function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, context: SegmentContext, scored: boolean, boost: number): Matches {
   countClause(context);
+  if (isMetadataField(field)) return matchMetadata(field, { kind: 'term', value, caseInsensitive }, context, scored, boost);
   const mapping = context.mappings.get(field);
   if (!mapping) return NO_MATCHES;
   const { segment } = context.live;
@@ -181,10 +185,21 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     const scorer = termScorer(boost, statistics('keyword', field, term, context));
     return { docs: docs.docs, scores: new Float64Array(docs.docs.length).fill(scorer.score(1, 1)) };
   }
-  const number = fieldNumber(mapping, field, value);
+  const [lo, hi] = termBounds(mapping, field, value, context.now);
   const column = segment.columns.get(field);
   if (!column) return NO_MATCHES;
-  return constantScore(numbersBetween(field, column, number, number, context), scored ? boost : undefined);
+  return constantScore(numbersBetween(field, column, lo, hi, context), scored ? boost : undefined);
+}
+
+/**
+ * The values a term on a numeric field matches: the number itself, or on a date every instant of
+ * the value's rounding unit, as Elasticsearch turns a term on a date into a range from the value
+ * rounded down to the value rounded up (`2024-01-02` is the whole day; epoch millis one instant).
+ */
+function termBounds(mapping: FieldMapping, field: string, value: QueryValue, now: number): [lo: number, hi: number] {
+  if (mapping.type === 'date') return [parseBound(mapping, field, value, { roundUp: false, now }), parseBound(mapping, field, value, { roundUp: true, now })];
+  const number = fieldNumber(mapping, field, value);
+  return [number, number];
 }
 
 /** The value as the numeric field reads it; a value it cannot read fails the query, as in Elasticsearch. */
@@ -195,6 +210,7 @@ function fieldNumber(mapping: FieldMapping, field: string, value: QueryValue): n
 }
 
 function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentContext): Matches {
+  if (isMetadataField(query.field)) return matchMetadata(query.field, query, context, false, 1);
   const mapping = context.mappings.get(query.field);
   if (!mapping) return NO_MATCHES;
   const { segment } = context.live;
@@ -206,7 +222,7 @@ function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentCo
       (query.lt !== undefined && compareTerms(t, String(query.lt)) >= 0) ||
       (query.lte !== undefined && compareTerms(t, String(query.lte)) > 0);
     const lower = query.gte ?? query.gt;
-    return termsWhere(query.field, context, { test: (t) => above(t) && !past(t), from: lower === undefined ? undefined : String(lower), past });
+    return termsWhere('range', query.field, context, { test: (t) => above(t) && !past(t), from: lower === undefined ? undefined : String(lower), past });
   }
   const column = segment.columns.get(query.field);
   if (!column) return NO_MATCHES;
@@ -279,6 +295,7 @@ function listBetween(positions: Uint32Array, a: number, b: number, count: number
 }
 
 function existsQuery(field: string, context: SegmentContext): Matches {
+  if (isMetadataField(field)) return matchMetadata(field, { kind: 'exists' }, context, false, 1);
   const { segment } = context.live;
   const fields = [field, ...[...context.mappings.fields.keys()].filter((name) => name.startsWith(`${field}.`))];
   return unite(
@@ -327,7 +344,9 @@ function termSpan(terms: readonly string[], set: TermSet): [start: number, end: 
   return [start, set.past ? lo : terms.length];
 }
 
-function termsWhere(field: string, context: SegmentContext, set: TermSet): Matches {
+function termsWhere(kind: 'prefix' | 'wildcard' | 'range', field: string, context: SegmentContext, set: TermSet): Matches {
+  // A range on a metadata field is answered before it comes here.
+  if (kind !== 'range' && isMetadataField(field)) return matchMetadata(field, { kind, test: set.test }, context, false, 1);
   const mapping = context.mappings.get(field);
   if (!mapping) return NO_MATCHES;
   const { segment } = context.live;
@@ -339,7 +358,8 @@ function termsWhere(field: string, context: SegmentContext, set: TermSet): Match
     for (let n = start; n < end; n++) if (set.test(index.terms[n])) numbers.push(n);
     return unite(numbers.map((n) => postingsOf(index, n)), false);
   }
-  if (mapping.type !== 'keyword') throw failedToCreateQuery(`Can only use prefix, wildcard or term ranges on keyword and text fields - not on [${field}] which is of type [${mapping.type}]`, field);
+  // A term range reaches here on keyword and text fields only.
+  if (mapping.type !== 'keyword') throw cannotUse(kind as 'prefix' | 'wildcard', field, mapping.type);
   const column = segment.columns.get(field) as KeywordColumn | undefined;
   return column ? valuesWhere(column, keywordOrdinals(column, set)) : NO_MATCHES;
 }
@@ -396,7 +416,7 @@ function matchQuery(
   boost: number,
 ): Matches {
   const mapping = context.mappings.get(field);
-  if (!mapping) return NO_MATCHES;
+  if (!mapping) return isMetadataField(field) ? metadataMatch(field, text, context, scored, boost) : NO_MATCHES;
   if (mapping.type !== 'text') {
     if (options.lenient && mapping.type !== 'keyword' && typeof parseValue(mapping, text) !== 'number') return NO_MATCHES;
     return termQuery(field, text, false, context, scored, boost);
@@ -412,7 +432,7 @@ function matchQuery(
 
 function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQuery: 'none' | 'all', context: SegmentContext, scored: boolean, boost: number): Matches {
   const mapping = context.mappings.get(field);
-  if (!mapping) return NO_MATCHES;
+  if (!mapping) return isMetadataField(field) ? metadataMatch(field, text, context, scored, boost) : NO_MATCHES;
   if (mapping.type !== 'text') return termQuery(field, text, false, context, scored, boost);
   const terms = analyze(String(text));
   if (terms.length === 0) return zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES;
@@ -445,6 +465,12 @@ function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQue
   if (!scored) return { docs: Uint32Array.from(docs) };
   const scorer = phraseScorer(boost, terms.map((term) => statistics('text', field, term, context)));
   return { docs: Uint32Array.from(docs), scores: Float64Array.from(docs, (doc, i) => scorer.score(freqs[i], lengthToNorm(index.lengths[doc]))) };
+}
+
+/** A `match` (or phrase, or query string clause) on a metadata field: a term where the field takes one. */
+function metadataMatch(field: string, text: QueryValue, context: SegmentContext, scored: boolean, boost: number): Matches {
+  countClause(context);
+  return matchMetadata(field, { kind: 'match', value: text }, context, scored, boost);
 }
 
 /** Field names a `multi_match` entry names: the field itself, or those a `*` pattern matches. */

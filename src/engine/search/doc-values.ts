@@ -10,6 +10,7 @@ import { EsError, illegalArgument } from '../errors.ts';
 import type { FieldMapping, Mappings } from '../mapping.ts';
 import { NUMERIC_TYPES } from '../mapping.ts';
 import { globPattern } from '../patterns.ts';
+import { fielddataRefusal } from '../query/metadata-fields.ts';
 import type { IndexSnapshot } from '../search-index.ts';
 import { forEachValue, type Segment } from '../segments/segment.ts';
 import { MAX_DOCVALUE_FIELDS } from '../settings.ts';
@@ -84,8 +85,8 @@ function reader(name: string, format: string | undefined, mapping: FieldMapping 
 }
 
 function metadataReader(name: string, format: string | undefined, index: string): DocValueReader {
-  if (name === '_id') throw illegalArgument('Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled');
-  if (name === '_routing' || name === '_source') throw illegalArgument(`Can't load fielddata on [${name}] because fielddata is unsupported on fields of type [${name}]. Use doc values instead.`);
+  const refusal = fielddataRefusal(name);
+  if (refusal) throw refusal;
   const values = METADATA[name];
   if (!values) throw illegalArgument(`[${name}] in [docvalue_fields] is not supported by deeppage yet`);
   if (format !== undefined) throw illegalArgument(`Field [${name}] of type [${name}] does not support custom formats`);

@@ -112,7 +112,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
     } else {
       let statistics = statsByShard.get(shard);
       if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-      const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
+      const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
       const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
       total += matchCount(matches);
       if (scored && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;

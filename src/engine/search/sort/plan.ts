@@ -5,8 +5,9 @@
  * tie-break.ts.
  */
 import type { KeyOrder } from '../../../core/index.ts';
-import { badRequest, EsError, illegalArgument } from '../../errors.ts';
+import { badRequest, EsError, illegalArgument, notSupported } from '../../errors.ts';
 import { sortFamily, type SortFamily } from '../../mapping.ts';
+import { fielddataRefusal, isMetadataField } from '../../query/metadata-fields.ts';
 import type { IndexSnapshot } from '../../search-index.ts';
 import type { FieldClause, SortClause } from '../request.ts';
 import { docKey, shardDocKey } from './doc-key.ts';
@@ -138,6 +139,10 @@ function fieldFamily(clause: FieldClause, targets: readonly IndexSnapshot[], fai
   targets.forEach((target, t) => {
     const mapping = target.index.mappings.get(clause.field);
     let here: SortFamily;
+    if (isMetadataField(clause.field)) {
+      failures[t] ??= fielddataRefusal(clause.field) ?? notSupported(`sorting on the metadata field [${clause.field}]`);
+      return;
+    }
     if (mapping) here = sortFamily(mapping.type);
     else if (clause.unmappedType) here = clause.unmappedType === 'keyword' ? 'keyword' : 'number';
     else {
