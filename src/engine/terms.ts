@@ -3,7 +3,7 @@
  * Unicode code point order; JavaScript's `<` compares UTF-16 code units, which differs once
  * surrogate pairs meet characters in U+E000..U+FFFF. {@link compareTerms} is the one rule.
  */
-import { finish, type Steps } from './steps.ts';
+import { finish, SLICE, type Steps } from './steps.ts';
 
 /** Negative when `a` sorts before `b` in code point (= UTF-8 byte) order. */
 export function compareTerms(a: string, b: string): number {
@@ -59,6 +59,13 @@ export function* sortedSteps(distinct: string[]): Steps<string[]> {
 
 /** Characters where UTF-16 order and code point order can part. */
 const BEYOND_BMP_ORDER = /[\uD800-\uFFFF]/;
+
+/**
+ * Per dictionary (a sorted array of terms, never changed once sorted), whether it may hold one of
+ * those characters: noted by this module where it sorts or takes a subset of a dictionary, found by a
+ * scan for any other. Only this module writes it.
+ */
+const beyondBmp = new WeakMap<readonly string[], boolean>();
 
 /** The index of the first term not below `term` (its insertion point when absent). */
 export function lowerBound(terms: readonly string[], term: string): number {
@@ -148,8 +155,18 @@ export function unitOrderHolds(dictionary: readonly string[]): boolean {
   return !beyond;
 }
 
-/** Notes that `subset`, some of `dictionary`'s terms, holds unit order if the dictionary does (no scan when it does not: the slow order is always right). */
-export function unitOrderOfSubset(subset: readonly string[], dictionary: readonly string[]): void {
+/**
+ * The terms of `dictionary` whose ordinals `used` marks with 1, in order, a slice at a time. The
+ * subset holds unit order if the dictionary does, so {@link unitOrderHolds} needs no scan of it
+ * (when the dictionary does not, the subset counts as not holding it either, unscanned: the slow order
+ * is always right).
+ */
+export function* subsetSteps(dictionary: readonly string[], used: Uint8Array): Steps<string[]> {
+  const subset: string[] = [];
+  for (let ord = 0; ord < dictionary.length; ord++) {
+    if (used[ord] === 1) subset.push(dictionary[ord]);
+    if (ord % SLICE === SLICE - 1) yield;
+  }
   beyondBmp.set(subset, !unitOrderHolds(dictionary));
+  return subset;
 }
-const beyondBmp = new WeakMap<readonly string[], boolean>();

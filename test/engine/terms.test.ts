@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../bench/lib/data.ts';
-import { compareTerms, globalOrdinals, sortedDistinct, sortedSteps } from '../../src/engine/terms.ts';
+import { finish, SLICE } from '../../src/engine/steps.ts';
+import { compareTerms, globalOrdinals, sortedDistinct, sortedSteps, subsetSteps } from '../../src/engine/terms.ts';
 
 /** Code point order stated once more, plainly: compare the arrays of code points. */
 function byCodePoints(a: string, b: string): number {
@@ -63,5 +64,33 @@ describe('global ordinals', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('subsetSteps', () => {
+  const term = fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('ｚ', '😀', 'é', 'z', 'a', 'ab'));
+
+  it('keeps the marked terms in order, and they merge with other dictionaries as the plain union does', () => {
+    fc.assert(
+      fc.property(fc.array(term, { maxLength: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), fc.array(term, { maxLength: 30 }), (terms, marks, others) => {
+        const dictionary = sortedDistinct(terms), other = sortedDistinct(others);
+        const used = Uint8Array.from(dictionary, (_, ord) => (marks[ord] ? 1 : 0));
+        const subset = finish(subsetSteps(dictionary, used));
+        expect(subset).toEqual(dictionary.filter((_, ord) => used[ord] === 1));
+        // The merge compares by code units only where the subset and the other hold unit order.
+        expect(globalOrdinals([subset, other]).terms).toEqual([...new Set([...subset, ...other])].sort(byCodePoints));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('goes a slice at a time over a long dictionary', () => {
+    const dictionary = sortedDistinct(Array.from({ length: 3 * SLICE }, (_, i) => `t${i}`));
+    const steps = subsetSteps(dictionary, new Uint8Array(dictionary.length).fill(1));
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBe(3);
+    expect(step.value).toEqual(dictionary);
   });
 });

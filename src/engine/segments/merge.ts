@@ -4,7 +4,7 @@
  * per document), postings are renumbered, and every loop yields every few thousand documents or terms.
  */
 import { SLICE, type Steps } from '../steps.ts';
-import { MERGE_STEP, ordinalsMerge, unitOrderOfSubset } from '../terms.ts';
+import { MERGE_STEP, ordinalsMerge, subsetSteps } from '../terms.ts';
 import { mergeIdColumns } from './ids.ts';
 import { concatTextIndexes, type TextIndex } from './postings.ts';
 import { forEachValue, packSeveral, Segment, type FieldColumn, type KeywordColumn, type NumberColumn } from './segment.ts';
@@ -122,14 +122,7 @@ function* mergeKeywords(parts: readonly MergePart[], field: string, n: number): 
   }
   const kept: string[][] = [];
   for (let p = 0; p < parts.length; p++) {
-    const terms = columns[p]?.terms ?? [];
-    const keep: string[] = [];
-    for (let ord = 0; ord < terms.length; ord++) {
-      if (used[p][ord] === 1) keep.push(terms[ord]);
-      if (ord % SLICE === SLICE - 1) yield;
-    }
-    unitOrderOfSubset(keep, terms);
-    kept.push(keep);
+    kept.push(yield* subsetSteps(columns[p]?.terms ?? [], used[p]));
     yield;
   }
   const merge = ordinalsMerge(kept);
