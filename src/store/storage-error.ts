@@ -68,22 +68,22 @@ function freeBytes(dir: string): number {
   }
 }
 
-let quiet = false;
-
 /**
  * Lets lmdb-js's own rejected commit promises (recognised by their `commitError`) go unhandled
  * without ending the process; any other unhandled rejection still does, as Node's default would,
- * unless someone else listens for them. Installed once per process.
+ * unless someone else listens for them. Installed once per process, however many stores open: the
+ * process's own list of listeners says whether it is, so no flag here can disagree with it (a
+ * second copy would also keep the one below from ever rethrowing).
  */
 export function quietCommitFailures(): void {
-  if (quiet) return;
-  quiet = true;
-  process.on('unhandledRejection', (reason) => {
-    if (reason instanceof Error && 'commitError' in reason) {
-      // Its real error is the same one the failed writes' callers see.
-      (reason.commitError as Promise<unknown>).catch(() => {});
-      return;
-    }
-    if (process.listenerCount('unhandledRejection') === 1) throw reason;
-  });
+  if (!process.listeners('unhandledRejection').includes(quietCommitRejection)) process.on('unhandledRejection', quietCommitRejection);
+}
+
+function quietCommitRejection(reason: unknown): void {
+  if (reason instanceof Error && 'commitError' in reason) {
+    // Its real error is the same one the failed writes' callers see.
+    (reason.commitError as Promise<unknown>).catch(() => {});
+    return;
+  }
+  if (process.listenerCount('unhandledRejection') === 1) throw reason;
 }

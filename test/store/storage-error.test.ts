@@ -1,4 +1,7 @@
 /** What a refused lmdb commit becomes: a StorageError that says whether the disk was full. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storageError, StorageError } from '../../src/store/storage-error.ts';
 import { tempDir } from '../engine/helpers.ts';
@@ -32,4 +35,32 @@ describe('storageError', () => {
     const known = new StorageError('x', true, 28);
     expect(await storageError(known, dir)).toBe(known);
   });
+});
+
+describe('quietCommitFailures', () => {
+  it('lets a commit failure nobody holds go by, however many stores installed it, and still ends the process on any other', async () => {
+    // In a process of its own: the test runner listens for unhandled rejections itself.
+    const module = fileURLToPath(new URL('../../src/store/storage-error.ts', import.meta.url));
+    const script = `
+      const { quietCommitFailures } = await import(${JSON.stringify(module)});
+      quietCommitFailures();
+      quietCommitFailures();
+      const commitError = Promise.reject(new Error('No space left on device'));
+      commitError.catch(() => {});
+      Promise.reject(Object.assign(new Error('Commit failed (see commitError for details)'), { commitError }));
+      setTimeout(() => {
+        console.log('still running');
+        Promise.reject(new Error('any other failure'));
+      }, 50);
+      setTimeout(() => console.log('never'), 5000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const [code] = await once(child, 'close');
+    expect(stdout).toBe('still running\n');
+    expect(stderr).toContain('any other failure');
+    expect(code).not.toBe(0);
+  }, 20_000);
 });
