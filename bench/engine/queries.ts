@@ -27,7 +27,7 @@ import type { Engine } from '../../src/engine/engine.ts';
 import type { Query } from '../../src/engine/query/query.ts';
 import { searchRequest, type Paging, type SortClause } from '../../src/engine/search/request.ts';
 import type { SearchResponse } from '../../src/engine/search/search.ts';
-import { parseQueryDsl } from '../../src/http/query-dsl.ts';
+import { parseQueryDsl } from '../../src/engine/request/query-dsl.ts';
 import { catalog, SHELVES, type CatalogCorpus } from '../lib/corpus.ts';
 import { measure, type Budget } from '../lib/measure.ts';
 import type { Row } from '../lib/results.ts';

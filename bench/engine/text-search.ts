@@ -17,7 +17,7 @@
  */
 import { create, insertMultiple, search } from '@orama/orama';
 import { analyze } from '../../src/engine/analysis/standard-analyzer.ts';
-import { parseQueryDsl } from '../../src/http/query-dsl.ts';
+import { parseQueryDsl } from '../../src/engine/request/query-dsl.ts';
 import { cities, CITY_WORD, type Corpus } from '../lib/corpus.ts';
 import { measure, measureAsync, type Timing } from '../lib/measure.ts';
 import type { Row } from '../lib/results.ts';

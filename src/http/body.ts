@@ -13,7 +13,7 @@ import { isObject } from '../engine/patterns.ts';
 import { finish, inPasses, type Steps } from '../engine/steps.ts';
 import { flatJson, startsAsAction } from './flat-json.ts';
 import { findJsonSyntaxError, lineColumn } from './json-syntax.ts';
-import { tokenName } from './request-values.ts';
+import { tokenName } from '../engine/request/request-values.ts';
 
 /** Jackson's source description when it is told not to echo the input, as ES 8 configures it. */
 const SOURCE = 'REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)';

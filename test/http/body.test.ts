@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EsError } from '../../src/engine/errors.ts';
 import { parseJsonBody, parseJsonObject, parseNdjson, parseNdjsonInPasses, type NdjsonLine } from '../../src/http/body.ts';
 import { findJsonSyntaxError } from '../../src/http/json-syntax.ts';
-import { failure, refusal } from './failure.ts';
+import { failure, refusal } from '../engine/request/failure.ts';
 
 const KINDS = "(JSON String, Number, Array, Object or token 'null', 'true' or 'false')";
 const SOURCE = 'REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)';

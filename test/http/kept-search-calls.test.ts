@@ -1,6 +1,7 @@
-/** Searches stated by their URI alone, read once per URL (search-call.ts): the reading is kept, never the answer. */
+/** Searches stated by their URI alone, read once per URL (kept-search-calls.ts): the reading is kept, never the answer. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeptSearchCalls, searchCall } from '../../src/http/search-call.ts';
+import { searchCall } from '../../src/engine/request/search-call.ts';
+import { KeptSearchCalls } from '../../src/http/kept-search-calls.ts';
 import { expectError, testApp, type TestApp } from './app-helpers.ts';
 
 describe('KeptSearchCalls', () => {

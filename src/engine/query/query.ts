@@ -1,7 +1,7 @@
 /**
  * A search's `query` as the engine takes it: the Elasticsearch query DSL parsed and checked for
- * shape (src/http/query-dsl.ts), or a URI `q=` parsed from Lucene's query-string syntax
- * (src/http/query-string.ts). Field names are as the request gave them (a pattern where the DSL
+ * shape (src/engine/request/query-dsl.ts), or a URI `q=` parsed from Lucene's query-string syntax
+ * (src/engine/request/query-string.ts). Field names are as the request gave them (a pattern where the DSL
  * allows one); what a field is, and how its values are analyzed, is decided per index when the
  * query runs, as Elasticsearch turns a query builder into a Lucene query per shard.
  *

@@ -1,5 +1,5 @@
 /**
- * A reindex as the engine takes it: parsed and checked by the HTTP layer (src/http/reindex-params.ts),
+ * A reindex as the engine takes it: parsed and checked by the request language (src/engine/request/reindex-params.ts),
  * with Elasticsearch's defaults filled in.
  */
 import type { Query, SourceFilter } from '../search/request.ts';

@@ -1,6 +1,6 @@
 /**
- * A search request as the engine takes it: already parsed and checked for shape by the HTTP layer
- * (src/http/search-params.ts), with ES's defaults filled in. Checks that need an index's settings
+ * A search request as the engine takes it: already parsed and checked for shape by the request
+ * language (src/engine/request/search-params.ts), with ES's defaults filled in. Checks that need an index's settings
  * or mappings (the result window, sortable fields) happen in the engine.
  */
 import type { Direction } from '../../core/index.ts';

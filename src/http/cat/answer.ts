@@ -7,7 +7,7 @@
  * answer in another format.
  */
 import type { Context } from 'hono';
-import { booleanParam, notSupported } from '../request-values.ts';
+import { booleanParam, notSupported } from '../../engine/request/request-values.ts';
 import { queryOf } from '../request-uri.ts';
 import { PRODUCT_HEADER, send } from '../respond.ts';
 import { rowOrder } from './row-order.ts';

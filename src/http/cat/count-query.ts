@@ -10,7 +10,7 @@ import { isObject } from '../../engine/patterns.ts';
 import type { Query } from '../../engine/search/request.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
-import { parseSearchRequest } from '../search-params.ts';
+import { parseSearchRequest } from '../../engine/request/search-params.ts';
 
 const QUERY_STRING_PARAMS = ['q', 'df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
 /** Where a body may come from besides the request's own. */

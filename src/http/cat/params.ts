@@ -8,9 +8,9 @@
  * unrecognized parameter: [index]`).
  */
 import type { Context } from 'hono';
-import { booleanParam } from '../request-values.ts';
+import { booleanParam } from '../../engine/request/request-values.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 
 /**
  * `bytes`, `size` and `time` choose units for sizes, counts and durations, and change nothing where

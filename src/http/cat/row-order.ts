@@ -6,7 +6,7 @@
  * the order they came in.
  */
 import { EsError, illegalArgument } from '../../engine/errors.ts';
-import { commaList } from '../request-values.ts';
+import { commaList } from '../../engine/request/request-values.ts';
 import { ByteSize, type CellValue } from './columns.ts';
 import { cellText, type CatTable } from './table.ts';
 

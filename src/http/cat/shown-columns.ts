@@ -9,7 +9,7 @@
  * `ts` or `pri` is an error only where it would change something.
  */
 import { globPattern } from '../../engine/patterns.ts';
-import { booleanParam, commaList } from '../request-values.ts';
+import { booleanParam, commaList } from '../../engine/request/request-values.ts';
 import { isTimestampColumn, type Column } from './columns.ts';
 
 type Params = Record<string, string | undefined>;

@@ -13,14 +13,14 @@ import type { Engine } from '../../engine/engine.ts';
 import { globPattern, type Glob } from '../../engine/patterns.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
-import { parseAliasActions, parseAliasProps } from '../alias-body.ts';
+import { parseAliasActions, parseAliasProps } from '../../engine/request/alias-body.ts';
 import { errorBody } from '../error-response.ts';
-import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
 import { jsonBody } from '../request-body.ts';
-import { booleanParam, commaList } from '../request-values.ts';
+import { booleanParam, commaList } from '../../engine/request/request-values.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { send } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 
 /** This node is the elected master: `master_timeout` and `timeout` are checked and change nothing. */
 const CHANGE_PARAMS = new Set([...RESPONSE_PARAMS, 'master_timeout', 'timeout']);

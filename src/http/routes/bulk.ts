@@ -11,10 +11,10 @@ import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { sendWithList } from '../respond.ts';
 import { WriteItemJson } from '../write-item-json.ts';
-import { notSupported, tokenName } from '../request-values.ts';
-import { checkWriteParams, refreshPolicy } from '../write-params.ts';
+import { notSupported, tokenName } from '../../engine/request/request-values.ts';
+import { checkWriteParams, refreshPolicy } from '../../engine/request/write-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 
 /** ES's `_bulk` parameters: those of every write (write-params.ts), and `_source` for update results, which is refused below. */
 const BULK_PARAMS = new Set([

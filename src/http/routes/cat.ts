@@ -27,10 +27,10 @@ import { indexRow, shardRows } from '../cat/records.ts';
 import { SHARDS_COLUMNS } from '../cat/shards-columns.ts';
 import { tableOf } from '../cat/table.ts';
 import { helpText } from '../cat/text-table.ts';
-import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
-import { booleanParam, commaList } from '../request-values.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
+import { booleanParam, commaList } from '../../engine/request/request-values.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 
 /**
  * `master_timeout` and `include_unloaded_segments` are checked and change nothing: this node is the

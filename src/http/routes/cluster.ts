@@ -7,12 +7,12 @@ import type { IndicesOptions } from '../../engine/index-names.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import { RawJson } from '../../engine/raw-json.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
-import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
-import { booleanParam, clusterLevel } from '../request-values.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
+import { booleanParam, clusterLevel } from '../../engine/request/request-values.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { send } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
-import { parseActiveShardCount } from '../write-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
+import { parseActiveShardCount } from '../../engine/request/write-params.ts';
 import { indexHealth } from '../health.ts';
 import { ES_VERSION, VERSION } from '../version.ts';
 

@@ -10,11 +10,11 @@ import { isObject } from '../../engine/patterns.ts';
 import type { SearchResponse } from '../../engine/search/search.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { jsonBody } from '../request-body.ts';
-import { booleanParam, commaList, tokenName } from '../request-values.ts';
+import { booleanParam, commaList, tokenName } from '../../engine/request/request-values.ts';
 import { send, sendSearch } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
-import { INDICES_OPTIONS_PARAMS, searchScope } from '../indices-options.ts';
+import { INDICES_OPTIONS_PARAMS, searchScope } from '../../engine/request/indices-options.ts';
 
 /** `preference` and the index options as a search reads them (indices-options.ts). */
 const OPEN_PIT_PARAMS = new Set([...RESPONSE_PARAMS, 'keep_alive', 'routing', 'preference', ...INDICES_OPTIONS_PARAMS]);

@@ -3,11 +3,11 @@ import { Hono, type Context } from 'hono';
 import type { Engine, WriteItem, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
-import { GET_PARAMS, getDocument, getFields, getOptions, refuseVersionCheck } from '../document-get.ts';
+import { GET_PARAMS, getDocument, getFields, getOptions, refuseVersionCheck } from '../../engine/request/document-get.ts';
 import { jsonBodyAndText } from '../request-body.ts';
 import { send } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
-import { checkCreateOpType, checkWriteParams, opType, refreshPolicy, WRITE_PARAMS } from '../write-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
+import { checkCreateOpType, checkWriteParams, opType, refreshPolicy, WRITE_PARAMS } from '../../engine/request/write-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 
 const INDEX_PARAMS = new Set([...RESPONSE_PARAMS, ...WRITE_PARAMS, 'op_type']);

@@ -10,13 +10,13 @@ import { badRequest, EsError, illegalArgument, parsingError, validationFailed } 
 import { isObject } from '../../engine/patterns.ts';
 import { RawJson } from '../../engine/raw-json.ts';
 import type { SourceFilter } from '../../engine/search/request.ts';
-import { answerJson, GET_PARAMS, getDocument, getFields, getOptions, refuseVersionCheck, type GetFields, type GetOptions } from '../document-get.ts';
+import { GET_PARAMS, getDocument, getFields, getOptions, refuseVersionCheck, type GetFields, type GetOptions } from '../../engine/request/document-get.ts';
 import { errorBody, toEsError } from '../error-response.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
-import { tokenName } from '../request-values.ts';
+import { tokenName } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { TURNS, type Turns } from '../turns.ts';
 
 /** A read's parameters apply to every item; `fields` is known only to be refused. */
@@ -166,4 +166,14 @@ function docSource(value: unknown): SourceFilter {
     }
   }
   return filter;
+}
+
+/**
+ * An answer's JSON text with a stored `_source` (its last field) spliced in as it was stored, as
+ * respond.ts writes a single GET's answer: for answers that go out inside a list (`_mget`'s `docs`).
+ */
+function answerJson(body: Record<string, unknown>): string {
+  const { _source: source, ...head } = body;
+  if (!(source instanceof RawJson)) return JSON.stringify(body);
+  return `${JSON.stringify(head).slice(0, -1)},"_source":${source.text}}`;
 }

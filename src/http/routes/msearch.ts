@@ -15,13 +15,13 @@ import { RawJson } from '../../engine/raw-json.ts';
 import type { SearchResponse } from '../../engine/search/search.ts';
 import { parseJsonObject, parseNdjson, type NdjsonLine } from '../body.ts';
 import { errorBody, toEsError } from '../error-response.ts';
-import { INDICES_OPTIONS_PARAMS, indicesOptions, searchScope } from '../indices-options.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions, searchScope } from '../../engine/request/indices-options.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
-import { commaList, intParam } from '../request-values.ts';
+import { commaList, intParam } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
-import { runSearch, searchCall, type SearchCall } from '../search-call.ts';
-import { checkParamNames, parseSearchRequest, RESPONSE_PARAMS } from '../search-params.ts';
+import { runSearch, searchCall, type SearchCall } from '../../engine/request/search-call.ts';
+import { checkParamNames, parseSearchRequest, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { searchResponseBody } from '../search-response.ts';
 import { TURNS, type Turns } from '../turns.ts';
 

@@ -11,10 +11,10 @@ import type { Engine } from '../../engine/engine.ts';
 import { illegalArgument } from '../../engine/errors.ts';
 import { describeNode, NODE_ID } from '../../engine/node.ts';
 import { incomingOf } from '../request-body.ts';
-import { commaList } from '../request-values.ts';
+import { commaList } from '../../engine/request/request-values.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { send } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { ES_VERSION, VERSION } from '../version.ts';
 
 const PARAMS = new Set([...RESPONSE_PARAMS, 'flat_settings', 'master_timeout', 'timeout']);

@@ -6,13 +6,13 @@
 import { Hono } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import { checkReindex, describeReindex, reindex, reindexStatus, type ReindexResponse } from '../../engine/reindex/reindex.ts';
-import { parseReindexRequest } from '../reindex-params.ts';
+import { parseReindexRequest } from '../../engine/request/reindex-params.ts';
 import { jsonBody } from '../request-body.ts';
-import { booleanParam, notSupported } from '../request-values.ts';
+import { booleanParam, notSupported } from '../../engine/request/request-values.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
-import { activeShardCount } from '../write-params.ts';
+import { activeShardCount } from '../../engine/request/write-params.ts';
 import { send } from '../respond.ts';
-import { checkParamNames } from '../search-params.ts';
+import { checkParamNames } from '../../engine/request/search-params.ts';
 import { queryOf } from '../request-uri.ts';
 
 /**

@@ -5,11 +5,12 @@ import { parsingError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { hasNoBody, jsonBodyOrSource } from '../request-body.ts';
 import { send, sendSearch } from '../respond.ts';
-import { KeptSearchCalls, runSearch, searchCall, type SearchCall } from '../search-call.ts';
-import { checkParamNames, parseSearchRequest } from '../search-params.ts';
+import { runSearch, searchCall, type SearchCall } from '../../engine/request/search-call.ts';
+import { KeptSearchCalls } from '../kept-search-calls.ts';
+import { checkParamNames, parseSearchRequest } from '../../engine/request/search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
-import { floatParam } from '../request-values.ts';
-import { searchScope } from '../indices-options.ts';
+import { floatParam } from '../../engine/request/request-values.ts';
+import { searchScope } from '../../engine/request/indices-options.ts';
 
 /** The URI parameters of a `q=` query, which `_count` takes as `_search` does. */
 const QUERY_PARAMS = ['q', 'df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];

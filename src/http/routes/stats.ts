@@ -10,10 +10,10 @@ import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
 import type { ShardSnapshot } from '../../engine/shard.ts';
 import { indexHealth } from '../health.ts';
-import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../indices-options.ts';
-import { clusterLevel } from '../request-values.ts';
+import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
+import { clusterLevel } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 
 const PARAMS = new Set(RESPONSE_PARAMS);

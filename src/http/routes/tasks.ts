@@ -15,9 +15,9 @@ import { globPattern } from '../../engine/patterns.ts';
 import { DEFAULT_WAIT_MS, parseTaskId, type TaskFilter, type TaskInfo, type TaskManager, type TaskResult } from '../../engine/tasks/task-manager.ts';
 import { formatTimeValue, timeValueMs } from '../../engine/time-value.ts';
 import { errorBody, toEsError, type ErrorCause } from '../error-response.ts';
-import { booleanParam, commaList } from '../request-values.ts';
+import { booleanParam, commaList } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
-import { checkParamNames, RESPONSE_PARAMS } from '../search-params.ts';
+import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 
 const LIST_PARAMS = new Set([...RESPONSE_PARAMS, 'actions', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'wait_for_completion', 'timeout']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearchRequest } from '../../src/http/search-params.ts';
+import { parseSearchRequest } from '../../../src/engine/request/search-params.ts';
 import { refusal } from './failure.ts';
 
 const parse = (query: Record<string, string | undefined>, body?: unknown) => parseSearchRequest(query, body);

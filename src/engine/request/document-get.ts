@@ -7,10 +7,9 @@
  * const answer = getDocument(engine, { index: 'books', id: '1', fields: getFields(query) }, getOptions(query));
  * // { found: true, body: { _index: 'books', _id: '1', _version: 1, _seq_no: 0, _primary_term: 1, found: true, _source: RawJson } }
  */
-import type { Engine } from '../engine/engine.ts';
-import { RawJson } from '../engine/raw-json.ts';
-import type { SourceFilter } from '../engine/search/request.ts';
-import { sourceOf } from '../engine/search/source-filter.ts';
+import type { Engine } from '../engine.ts';
+import type { SourceFilter } from '../search/request.ts';
+import { sourceOf } from '../search/source-filter.ts';
 import { booleanParam, commaList, notSupported } from './request-values.ts';
 import { sourceFromParams } from './search-source.ts';
 
@@ -87,13 +86,3 @@ export function getDocument(engine: Engine, { index, id, routing, fields }: GetT
 }
 
 const WHOLE = { includes: [], excludes: [] };
-
-/**
- * An answer's JSON text with a stored `_source` (its last field) spliced in as it was stored, as
- * respond.ts writes a single GET's answer: for answers that go out inside a list (`_mget`'s `docs`).
- */
-export function answerJson(body: Record<string, unknown>): string {
-  const { _source: source, ...head } = body;
-  if (!(source instanceof RawJson)) return JSON.stringify(body);
-  return `${JSON.stringify(head).slice(0, -1)},"_source":${source.text}}`;
-}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRACK_TOTAL_HITS, searchRequest } from '../../src/engine/search/request.ts';
-import { parseSearchRequest } from '../../src/http/search-params.ts';
+import { DEFAULT_TRACK_TOTAL_HITS, searchRequest } from '../../../src/engine/search/request.ts';
+import { parseSearchRequest } from '../../../src/engine/request/search-params.ts';
 import { failure, refusal } from './failure.ts';
 
 const parse = (query: Record<string, string | undefined>, body?: unknown) => parseSearchRequest(query, body);

@@ -10,10 +10,10 @@
  * parseSearchRequest({ from: '20', sort: 'price:desc' }, { size: 5, query: { match_all: {} } })
  * // { from: 20, size: 5, sort: [{ kind: 'field', field: 'price', order: 'desc', missing: '_last' }], … }
  */
-import { badRequest, illegalArgument, parsingError, validationFailed } from '../engine/errors.ts';
-import { timeValueMs } from '../engine/time-value.ts';
-import { isObject } from '../engine/patterns.ts';
-import { searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../engine/search/request.ts';
+import { badRequest, illegalArgument, parsingError, validationFailed } from '../errors.ts';
+import { timeValueMs } from '../time-value.ts';
+import { isObject } from '../patterns.ts';
+import { searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../search/request.ts';
 import { INDICES_OPTIONS_PARAMS } from './indices-options.ts';
 import { booleanParam, bodyFloat, bodyInt, commaList, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
 import { parseQueryDsl } from './query-dsl.ts';

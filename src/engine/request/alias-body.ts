@@ -3,9 +3,9 @@
  * (`AliasActions.PARSER`, `Alias.fromXContent`): the fields, their types, and the errors for the
  * rest. Filters are query DSL, parsed here so that the engine gets a query it can run.
  */
-import type { AliasAction, AliasProps } from '../engine/aliases/alias.ts';
-import { badRequest, validationFailed } from '../engine/errors.ts';
-import { isObject } from '../engine/patterns.ts';
+import type { AliasAction, AliasProps } from '../aliases/alias.ts';
+import { badRequest, validationFailed } from '../errors.ts';
+import { isObject } from '../patterns.ts';
 import { parseQueryDsl } from './query-dsl.ts';
 import { tokenName } from './request-values.ts';
 

@@ -7,10 +7,10 @@
  * // [{ kind: 'field', field: 'price', order: 'desc', missing: '_last' }, { kind: 'score', order: 'desc' }]
  * sortFromBody([{ price: { order: 'asc', missing: '_first' } }, '_doc'])
  */
-import type { Direction } from '../core/index.ts';
-import { badRequest, illegalArgument, type EsError } from '../engine/errors.ts';
-import { isObject } from '../engine/patterns.ts';
-import type { SortClause } from '../engine/search/request.ts';
+import type { Direction } from '../../core/index.ts';
+import { badRequest, illegalArgument, type EsError } from '../errors.ts';
+import { isObject } from '../patterns.ts';
+import type { SortClause } from '../search/request.ts';
 import { commaList, notSupported, tokenName } from './request-values.ts';
 
 /**

@@ -6,11 +6,11 @@
  * @example
  * parseReindexRequest({ slices: 'auto' }, { source: { index: 'cities', size: 500 }, dest: { index: 'copy' } })
  */
-import { badRequest, EsError, illegalArgument, validationFailed } from '../engine/errors.ts';
-import { isObject } from '../engine/patterns.ts';
-import { parseRemoteInfo, queryJson, type RemoteInfo } from '../engine/reindex/remote-info.ts';
-import { DEFAULT_BATCH, DEFAULT_KEEP_ALIVE_MS, type ReindexRequest } from '../engine/reindex/reindex-request.ts';
-import { timeValueMs } from '../engine/time-value.ts';
+import { badRequest, EsError, illegalArgument, validationFailed } from '../errors.ts';
+import { isObject } from '../patterns.ts';
+import { parseRemoteInfo, queryJson, type RemoteInfo } from '../reindex/remote-info.ts';
+import { DEFAULT_BATCH, DEFAULT_KEEP_ALIVE_MS, type ReindexRequest } from '../reindex/reindex-request.ts';
+import { timeValueMs } from '../time-value.ts';
 import { bodyInt, booleanParam, intParam, notSupported, tokenName } from './request-values.ts';
 import { parseQueryDsl } from './query-dsl.ts';
 import { sourceFromBody } from './search-source.ts';

@@ -2,9 +2,9 @@
  * How ES reads single values out of a request. URI parameters are strings parsed strictly, as
  * Java does (`Integer.parseInt`, `Booleans.parseBoolean`); body values are JSON coerced leniently,
  * as ES's XContent parser does (`"10"` and `10.7` are both the int 10). Every parameter parser in
- * src/http goes through these, so the error strings exist once.
+ * src/engine/request goes through these, so the error strings exist once.
  */
-import { badRequest, illegalArgument, parsingError, type EsError } from '../engine/errors.ts';
+import { badRequest, illegalArgument, parsingError, type EsError } from '../errors.ts';
 
 export const INT_MIN = -(2 ** 31);
 export const INT_MAX = 2 ** 31 - 1;
@@ -92,7 +92,7 @@ export function unknownKey(key: string, value: unknown): EsError {
 }
 
 /** For what ES does but deeppage does not yet: refused with a 400 rather than quietly ignored. */
-export { notSupported } from '../engine/errors.ts';
+export { notSupported } from '../errors.ts';
 
 
 /** The `level` of `_stats` and `_cluster/health` (ES's ClusterStatsLevel, any case). */

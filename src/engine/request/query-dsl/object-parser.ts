@@ -4,7 +4,7 @@
  * it, wraps any failure of the read in `[<parser>] failed to parse field [<field>]` with the failure as
  * its cause, and names an unknown field with a "did you mean".
  */
-import { badRequest, EsError } from '../../engine/errors.ts';
+import { badRequest, EsError } from '../../errors.ts';
 import { tokenName } from '../request-values.ts';
 import { didYouMean } from './suggest.ts';
 

@@ -4,9 +4,9 @@
  * `MultiMatchQueryBuilder`. The analyzer is always the field's own and there is no fuzziness yet,
  * so the options that change either are refused rather than ignored.
  */
-import type { Query, QueryValue, ZeroTermsQuery } from '../../engine/query/query.ts';
-import { badRequest, illegalArgument, parsingError } from '../../engine/errors.ts';
-import { isObject } from '../../engine/patterns.ts';
+import type { Query, QueryValue, ZeroTermsQuery } from '../../query/query.ts';
+import { badRequest, illegalArgument, parsingError } from '../../errors.ts';
+import { isObject } from '../../patterns.ts';
 import { bodyInt, notSupported } from '../request-values.ts';
 import {
   booleanValue,

@@ -1,7 +1,7 @@
 /**
  * The `query` of a search body, Elasticsearch 8's query DSL, parsed into the engine's `Query` tree
  * and checked for shape with ES's own errors. Each query follows its `*QueryBuilder.fromXContent`
- * (src/http/query-dsl/); this module is `AbstractQueryBuilder.parseInnerQueryBuilder`: one query name
+ * (src/engine/request/query-dsl/); this module is `AbstractQueryBuilder.parseInnerQueryBuilder`: one query name
  * per clause, looked up among the queries deeppage runs. Nothing here looks at mappings: what a field
  * is, and how its text is analyzed, is decided per index when the query runs.
  *
@@ -18,9 +18,9 @@
  * // { kind: 'match', field: 'title', query: 'quick fox', operator: 'or', zeroTermsQuery: 'none', lenient: false, boost: 1 }
  * parseQueryDsl({ boool: {} }) // throws 400 parsing_exception "unknown query [boool] did you mean [bool]?"
  */
-import type { Query } from '../engine/query/query.ts';
-import { badRequest, illegalArgument, parsingError, type EsError } from '../engine/errors.ts';
-import { isObject } from '../engine/patterns.ts';
+import type { Query } from '../query/query.ts';
+import { badRequest, illegalArgument, parsingError, type EsError } from '../errors.ts';
+import { isObject } from '../patterns.ts';
 import { notSupported, unknownKey } from './request-values.ts';
 import { bool, constantScore, disMax } from './query-dsl/compound.ts';
 import { match, matchPhrase, multiMatch } from './query-dsl/full-text.ts';

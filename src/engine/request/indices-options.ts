@@ -4,10 +4,10 @@
  * `preference`, which on one node with one copy of each shard matters only as `_shards:…`.
  */
 import { hostname } from 'node:os';
-import type { SearchScope } from '../engine/engine.ts';
-import { badRequest, illegalArgument } from '../engine/errors.ts';
-import { STRICT_EXPAND_OPEN, type IndicesOptions } from '../engine/index-names.ts';
-import { NODE_ID } from '../engine/node.ts';
+import type { SearchScope } from '../engine.ts';
+import { badRequest, illegalArgument } from '../errors.ts';
+import { STRICT_EXPAND_OPEN, type IndicesOptions } from '../index-names.ts';
+import { NODE_ID } from '../node.ts';
 import { commaList, notSupported } from './request-values.ts';
 
 type Params = Record<string, string | undefined>;

@@ -1,7 +1,7 @@
 /** Parameters shared by the write endpoints: `refresh`, `routing`, `op_type`, and the rest of ES's. */
-import type { RefreshPolicy } from '../engine/engine.ts';
-import { badRequest, illegalArgument } from '../engine/errors.ts';
-import { timeValueMs } from '../engine/time-value.ts';
+import type { RefreshPolicy } from '../engine.ts';
+import { badRequest, illegalArgument } from '../errors.ts';
+import { timeValueMs } from '../time-value.ts';
 import { booleanParam, notSupported } from './request-values.ts';
 
 /** ES: `?refresh` and `?refresh=true` refresh at once, `wait_for` waits for the next refresh. */

@@ -7,9 +7,9 @@
  * // { includes: ['title', 'author.*'], excludes: ['author.email'] }
  * sourceFromBody(false) // false
  */
-import { parsingError } from '../engine/errors.ts';
-import { isObject } from '../engine/patterns.ts';
-import type { SourceFilter } from '../engine/search/request.ts';
+import { parsingError } from '../errors.ts';
+import { isObject } from '../patterns.ts';
+import type { SourceFilter } from '../search/request.ts';
 import { commaList, tokenName, unknownKey } from './request-values.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { EsError } from '../../src/engine/errors.ts';
+import { EsError } from '../../../src/engine/errors.ts';
 
 /** The EsError `run` throws; fails the test if it returns or throws anything else. */
 export function failure(run: () => unknown): EsError {

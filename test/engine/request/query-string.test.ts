@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EsError } from '../../src/engine/errors.ts';
-import type { QsNode } from '../../src/engine/query/query.ts';
-import { parseQueryString, type QueryStringOptions } from '../../src/http/query-string.ts';
+import { EsError } from '../../../src/engine/errors.ts';
+import type { QsNode } from '../../../src/engine/query/query.ts';
+import { parseQueryString, type QueryStringOptions } from '../../../src/engine/request/query-string.ts';
 import { refusal } from './failure.ts';
 
 type Operator = 'or' | 'and';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Query, QueryValue } from '../../src/engine/query/query.ts';
-import { EsError } from '../../src/engine/errors.ts';
-import { MAX_NESTED_DEPTH, parseQueryDsl } from '../../src/http/query-dsl.ts';
+import type { Query, QueryValue } from '../../../src/engine/query/query.ts';
+import { EsError } from '../../../src/engine/errors.ts';
+import { MAX_NESTED_DEPTH, parseQueryDsl } from '../../../src/engine/request/query-dsl.ts';
 import { failure, refusal } from './failure.ts';
 
 const parse = parseQueryDsl;

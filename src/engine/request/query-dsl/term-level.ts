@@ -3,9 +3,9 @@
  * `exists`, `ids`, `prefix`, `wildcard`), and `match_all` / `match_none`. Each follows its ES 8
  * `*QueryBuilder.fromXContent`: the options it reads, their order, and its errors.
  */
-import type { Query, QueryValue } from '../../engine/query/query.ts';
-import { EsError, illegalArgument, parsingError } from '../../engine/errors.ts';
-import { isObject } from '../../engine/patterns.ts';
+import type { Query, QueryValue } from '../../query/query.ts';
+import { EsError, illegalArgument, parsingError } from '../../errors.ts';
+import { isObject } from '../../patterns.ts';
 import { notSupported } from '../request-values.ts';
 import { asParsingException, declaredField, FLOAT, STRING_ARRAY, unknownField } from './object-parser.ts';
 import {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SortClause } from '../../src/engine/search/request.ts';
-import { parseSearchRequest } from '../../src/http/search-params.ts';
+import type { SortClause } from '../../../src/engine/search/request.ts';
+import { parseSearchRequest } from '../../../src/engine/request/search-params.ts';
 import { failure, refusal } from './failure.ts';
 
 const uriSort = (sort: string) => parseSearchRequest({ sort }, undefined).sort;

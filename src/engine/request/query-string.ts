@@ -22,8 +22,8 @@
  * //     { occur: 'should', node: { kind: 'wildcard', field: 'title', pattern: 'fox*', boost: 1 } }] } },
  * //   { occur: 'must_not', node: { kind: 'phrase', field: undefined, text: 'lazy dog', slop: 2, boost: 1 } }] }
  */
-import { illegalArgument } from '../engine/errors.ts';
-import type { QsNode, QueryStringQuery } from '../engine/query/query.ts';
+import { illegalArgument } from '../errors.ts';
+import type { QsNode, QueryStringQuery } from '../query/query.ts';
 
 export interface QueryStringOptions {
   /** `df`; absent means the index's default fields (`*`, every text-searchable field). */

@@ -6,9 +6,9 @@
  * included, comes back wrapped: `x_content_parse_exception` `[bool] failed to parse field [must]`
  * caused by the clause's own error. `constant_score` and `dis_max` pass inner errors through as they are.
  */
-import type { Query } from '../../engine/query/query.ts';
-import { EsError, parsingError } from '../../engine/errors.ts';
-import { isObject } from '../../engine/patterns.ts';
+import type { Query } from '../../query/query.ts';
+import { EsError, parsingError } from '../../errors.ts';
+import { isObject } from '../../patterns.ts';
 import { tokenName } from '../request-values.ts';
 import { BOOLEAN, declaredField, FLOAT, OBJECT_ARRAY_OR_NULL, unknownField, VALUE } from './object-parser.ts';
 import {

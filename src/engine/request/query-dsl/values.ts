@@ -8,9 +8,9 @@
  * `x_content_parse_exception` `[<query>] failed to parse field [<option>]`, ES's wording for the same
  * failure in its ObjectParser-based queries.
  */
-import type { Query, QueryValue, ZeroTermsQuery } from '../../engine/query/query.ts';
-import { badRequest, illegalArgument, parsingError, type EsError } from '../../engine/errors.ts';
-import { isObject } from '../../engine/patterns.ts';
+import type { Query, QueryValue, ZeroTermsQuery } from '../../query/query.ts';
+import { badRequest, illegalArgument, parsingError, type EsError } from '../../errors.ts';
+import { isObject } from '../../patterns.ts';
 import { notSupported, tokenName } from '../request-values.ts';
 
 export type JsonObject = Record<string, unknown>;
