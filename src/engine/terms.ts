@@ -4,6 +4,7 @@
  * surrogate pairs meet characters in U+E000..U+FFFF. {@link compareTerms} is the one rule.
  */
 import { finish, SLICE, type Steps } from './steps.ts';
+import { firstNotBefore } from './binary-search.ts';
 
 /** Negative when `a` sorts before `b` in code point (= UTF-8 byte) order. */
 export function compareTerms(a: string, b: string): number {
@@ -69,13 +70,7 @@ const beyondBmp = new WeakMap<readonly string[], boolean>();
 
 /** The index of the first term not below `term` (its insertion point when absent). */
 export function lowerBound(terms: readonly string[], term: string): number {
-  let lo = 0, hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareTerms(terms[mid], term) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstNotBefore(0, terms.length, (i) => compareTerms(terms[i], term) < 0);
 }
 
 /**

@@ -11,8 +11,9 @@ import { escapeRegExp, globPattern, starPattern } from '../patterns.ts';
 import { parseValue, type FieldMapping, type Mappings } from '../mapping.ts';
 import { forEachValue, type FieldColumn, type KeywordColumn } from '../segments/segment.ts';
 import { termNumber, type TextIndex } from '../segments/postings.ts';
-import type { LiveSegment } from '../shard.ts';
-import { compareTerms, lowerBound } from '../terms.ts';
+import type { LiveSegment } from '../shard/shard-snapshot.ts';
+import { compareTerms, lowerBound as termLowerBound } from '../terms.ts';
+import { firstNotBefore, lowerBound, upperBound } from '../binary-search.ts';
 import { lengthToNorm, phraseScorer, termScorer, type TermStatistics } from './bm25.ts';
 import { failedToCreateQuery, parseBound } from './bounds.ts';
 import { cannotUse, isMetadataField, matchMetadata } from './metadata-fields.ts';
@@ -177,7 +178,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     let docs: Matches;
     if (caseInsensitive) docs = valuesWhere(column, keywordOrdinals(column, { test: (t) => t.toLowerCase() === term.toLowerCase() }));
     else {
-      const ord = lowerBound(column.terms, term);
+      const ord = termLowerBound(column.terms, term);
       docs = column.terms[ord] === term ? valuesBetween(column, ord, ord) : NO_MATCHES;
     }
     if (!scored) return docs;
@@ -249,19 +250,8 @@ function numbersBetween(field: string, column: FieldColumn, lo: number, hi: numb
 function sortedBetween(sorted: FieldRun, column: FieldColumn, live: SegmentContext['live'], lo: number, hi: number): Matches {
   if (!(lo <= hi)) return NO_MATCHES;
   const values = sorted.values();
-  let a = 0, b = values.length;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (values[mid] < lo) a = mid + 1;
-    else b = mid;
-  }
-  let end = values.length;
-  b = a;
-  while (b < end) {
-    const mid = (b + end) >>> 1;
-    if (values[mid] <= hi) b = mid + 1;
-    else end = mid;
-  }
+  const a = lowerBound(values, lo);
+  const b = upperBound(values, hi, a);
   const found = b - a;
   const count = live.segment.count;
   const { min } = column;
@@ -332,16 +322,9 @@ interface TermSet {
 
 /** The indexes [start, end) of `terms` (sorted) that may hold terms of `set`. */
 function termSpan(terms: readonly string[], set: TermSet): [start: number, end: number] {
-  const start = set.from === undefined ? 0 : lowerBound(terms, set.from);
-  let lo = start, hi = terms.length;
-  if (set.past) {
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (set.past(terms[mid])) hi = mid;
-      else lo = mid + 1;
-    }
-  }
-  return [start, set.past ? lo : terms.length];
+  const start = set.from === undefined ? 0 : termLowerBound(terms, set.from);
+  const { past } = set;
+  return [start, past ? firstNotBefore(start, terms.length, (i) => !past(terms[i])) : terms.length];
 }
 
 function termsWhere(kind: 'prefix' | 'wildcard' | 'range', field: string, context: SegmentContext, set: TermSet): Matches {
@@ -521,7 +504,7 @@ function keywordStatistics(field: string, term: string, context: SegmentContext)
     const counts = segment.keywordCounts(field);
     if (!counts) continue;
     const { terms } = segment.columns.get(field) as KeywordColumn;
-    const at = lowerBound(terms, term);
+    const at = termLowerBound(terms, term);
     if (terms[at] === term) docFreq += counts.docFreq[at];
     docCount += counts.docCount;
     sumTotalTermFreq += counts.valueCount;

@@ -4,6 +4,7 @@
  * scorers do: a conjunction or a disjunction adds its clauses' scores in double and rounds to
  * float once (reference §1.7).
  */
+import { gallop } from '../binary-search.ts';
 
 export interface Matches {
   readonly docs: Uint32Array;
@@ -51,7 +52,7 @@ export function intersect(inputs: readonly Matches[], scored: boolean): Matches 
     let sum = 0;
     for (let k = 0; k < inputs.length; k++) {
       const input = inputs[k];
-      const at = advance(input.docs, cursors[k], doc);
+      const at = gallop(input.docs, doc, cursors[k]);
       cursors[k] = at;
       if (at >= input.docs.length || input.docs[at] !== doc) continue outer;
       if (input.scores) sum += input.scores[at];
@@ -127,7 +128,7 @@ export function disjunctionMax(inputs: readonly Matches[], scored: boolean, tieB
     let max = -Infinity, others = 0;
     for (let k = 0; k < inputs.length; k++) {
       const input = inputs[k];
-      const at = advance(input.docs, cursors[k], doc);
+      const at = gallop(input.docs, doc, cursors[k]);
       cursors[k] = at;
       if (at >= input.docs.length || input.docs[at] !== doc) continue;
       const score = input.scores ? input.scores[at] : 0;
@@ -147,7 +148,7 @@ export function subtract(matches: Matches, excluded: Matches): Matches {
   const keep: number[] = [];
   let at = 0;
   matches.docs.forEach((doc, i) => {
-    at = advance(excluded.docs, at, doc);
+    at = gallop(excluded.docs, doc, at);
     if (at >= excluded.docs.length || excluded.docs[at] !== doc) keep.push(i);
   });
   return pick(matches, keep);
@@ -169,21 +170,4 @@ export function constantScore(matches: Matches, score: number | undefined): Matc
 function pick(matches: Matches, indices: readonly number[]): Matches {
   const docs = Uint32Array.from(indices, (i) => matches.docs[i]);
   return matches.scores ? { docs, scores: Float64Array.from(indices, (i) => matches.scores![i]) } : { docs };
-}
-
-/** The first index at or after `from` whose document is not below `doc` (galloping, then binary search). */
-function advance(docs: Uint32Array, from: number, doc: number): number {
-  let step = 1, hi = from;
-  while (hi < docs.length && docs[hi] < doc) {
-    from = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  hi = Math.min(hi, docs.length);
-  while (from < hi) {
-    const mid = (from + hi) >>> 1;
-    if (docs[mid] < doc) from = mid + 1;
-    else hi = mid;
-  }
-  return from;
 }

@@ -11,6 +11,7 @@ import { compareValues, runValue, WasmArray, type Column, type KeyOrder, type Ru
 import { illegalArgument } from '../errors.ts';
 import type { SortPlan } from './sort/plan.ts';
 import { afterScore, MATCH_ALL_SCORE } from './sort/score-key.ts';
+import { firstNotBefore } from '../binary-search.ts';
 
 /** The position to continue after, in the kernel keys' comparable space. */
 export interface AfterKey {
@@ -58,13 +59,7 @@ export function compareToAfter(run: Run<ArrayLike<number>>, order: readonly KeyO
 /** Entries of the sorted run at or before the position: the length of the prefix the page skips. */
 export function countThrough(run: Run<Column>, order: readonly KeyOrder[], after: AfterKey): number {
   const plain = views(run);
-  let lo = 0, hi = run.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareToAfter(plain, order, after, mid) > 0) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+  return firstNotBefore(0, run.length, (i) => compareToAfter(plain, order, after, i) <= 0);
 }
 
 /** The run with its wasm arrays as views (taken now: valid until the next allocation). */

@@ -14,7 +14,7 @@
  */
 import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
-import type { LiveSegment } from '../shard.ts';
+import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
@@ -23,6 +23,7 @@ import { runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-ru
 import { docKey } from './sort/doc-key.ts';
 import { keyOf, type SortPlan } from './sort/plan.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
+import { upperBound } from '../binary-search.ts';
 
 /**
  * A page reaching this deep into a segment (want × ratio ≥ its live documents) sorts it whole at
@@ -148,17 +149,6 @@ function livePositions(live: LiveSegment, runs: RunCache): Uint32Array {
   const keys = [docKey('asc')];
   const key = keyOf(keys);
   return (runs.get(live, key) ?? runs.build(live, key, runSpec(keys, live))).positions.view;
-}
-
-/** How many of the sorted values are at most `value`. */
-function upperBound(values: Uint32Array, value: number): number {
-  let lo = 0, hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function gather(column: Float64Array, locals: Uint32Array): Float64Array {

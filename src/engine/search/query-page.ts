@@ -33,6 +33,7 @@ import type { SortKeySource } from './sort/key.ts';
 import { keyOf, type SortPlan } from './sort/plan.ts';
 import { afterScore, isScore } from './sort/score-key.ts';
 import type { SegmentRef } from './sort/tie-break.ts';
+import { lowerBound } from '../binary-search.ts';
 
 export interface QueryPage {
   page: PageEntry[];
@@ -320,17 +321,6 @@ function shardFailures<T>(targets: readonly IndexSnapshot[], run: () => T): T {
 function withIndex(error: EsError, target: IndexSnapshot): EsError {
   if (error instanceof TooManyClauses) return error;
   return new EsError(error.status, error.type, error.reason, { ...error.fields, index_uuid: target.index.uuid, index: target.index.name }, error.causedBy);
-}
-
-/** Where `value` is, or would go, in the ascending `values`. */
-function lowerBound(values: Uint32Array, value: number): number {
-  let lo = 0, hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function gather(column: ArrayLike<number>, at: ArrayLike<number>): Float64Array {

@@ -8,13 +8,14 @@
  * the documents it takes (buffer positions, some since removed) as the segment's locals, and turns
  * each field's values into the segment's column for its family.
  */
-import type { IndexFamily } from '../mapping.ts';
+import type { IndexFamily } from '../field-types.ts';
 import { SLICE, type Steps } from '../steps.ts';
 import { sortedSteps } from '../terms.ts';
 import { idColumnOf, type IdColumn } from './ids.ts';
 import { buildTextIndex, type TextIndex } from './postings.ts';
 import { packSeveral, Segment, type FieldColumn, type KeywordColumn, type NumberColumn } from './segment.ts';
 import type { BufferedDocs, BufferedField } from './write-buffer.ts';
+import { lowerBound } from '../binary-search.ts';
 
 /** A field's values in the segment: value i is document `docs[i]`'s (ascending), as the buffer held it (a number, or a code into the buffer's dictionary). */
 interface LocalValues {
@@ -60,12 +61,7 @@ export function* buildSegment(docs: BufferedDocs, typeOf: (field: string) => Ind
 function* localValues(field: Readonly<BufferedField>, first: number, localOf: Int32Array): Steps<LocalValues> {
   const { positions, values, length } = field;
   // The first value at or after the first position taken (values follow positions).
-  let lo = 0, hi = length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (positions[mid] < first) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(positions, first, 0, length);
   const docs = new Uint32Array(length - lo), kept = new Float64Array(length - lo);
   let count = 0;
   for (let at = lo; at < length; at++) {

@@ -6,6 +6,7 @@
 import type { IdColumn } from './ids.ts';
 import { narrowest, type WholeNumbers } from './narrow.ts';
 import type { TextIndex } from './postings.ts';
+import { lowerBound } from '../binary-search.ts';
 
 /** A numeric column (dates and booleans too): f64 per document, NaN where the field is missing. */
 export interface NumberColumn {
@@ -39,7 +40,7 @@ export function forEachValue(column: FieldColumn, doc: number, each: (value: num
   const several = column.several;
   // A missing number is NaN in both `min` and `max`, which differ by `!==`: the lookup decides.
   if (several !== undefined && column.max !== undefined && column.max[doc] !== column.min[doc]) {
-    const i = lowerBoundU32(several.docs, doc);
+    const i = lowerBound(several.docs, doc);
     if (several.docs[i] === doc) {
       for (let v = several.starts[i]; v < several.starts[i + 1]; v++) each(several.values[v]);
       return;
@@ -47,16 +48,6 @@ export function forEachValue(column: FieldColumn, doc: number, each: (value: num
   }
   const value = column.min[doc];
   if (column.kind === 'number' ? !Number.isNaN(value) : value >= 0) each(value);
-}
-
-function lowerBoundU32(values: Uint32Array, value: number): number {
-  let lo = 0, hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Packs per-document value lists (documents ascending) as {@link Several}. */
@@ -121,13 +112,8 @@ export class Segment {
   /** The local ordinal of the document with this sequence number, or -1 (seqs ascend, so a binary search). */
   localOfSeq(seq: number): number {
     const seqs = this.seqs;
-    let lo = 0, hi = seqs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (seqs[mid] < seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < seqs.length && seqs[lo] === seq ? lo : -1;
+    const at = lowerBound(seqs, seq);
+    return at < seqs.length && seqs[at] === seq ? at : -1;
   }
 
   /** Positions 0..count-1 as f64: the `_doc` sort column within the segment. */

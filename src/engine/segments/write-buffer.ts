@@ -18,6 +18,7 @@
  */
 import type { DocValues } from '../mapping.ts';
 import { idHash } from './ids.ts';
+import { upperBound } from '../binary-search.ts';
 
 /** A slot of the id table: empty, or a removed entry (probes go on past it). Others hold position + 1. */
 const EMPTY = 0;
@@ -262,14 +263,7 @@ export class WriteBuffer {
 
   /** The first position whose seq is above `seq` (the count when none is). */
   #firstAfter(seq: number): number {
-    const seqs = this.#seqs;
-    let lo = 0, hi = this.#count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (seqs[mid] <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return upperBound(this.#seqs, seq, 0, this.#count);
   }
 }
 

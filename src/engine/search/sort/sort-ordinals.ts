@@ -15,6 +15,7 @@
  */
 import type { TermsLineage } from '../../segments/merge.ts';
 import { compareTerms, globalOrdinals, lowerBound, ordinalsMerge, unitOrderHolds } from '../../terms.ts';
+import { gallop } from '../../binary-search.ts';
 
 /** The room between two neighbouring terms numbered afresh. */
 export const SPACING = 2 ** 20;
@@ -215,21 +216,4 @@ function ordinalOf(dictionaries: readonly (readonly string[])[], maps: readonly 
   }
   if (below === -Infinity) return above === Infinity ? 0 : above - SPACING;
   return above === Infinity ? below + SPACING : (below + above) / 2;
-}
-
-/** The first index at or after `from` whose term is not below `term`: doubling steps, then a binary search. */
-function gallop(terms: readonly string[], term: string, from: number, below: (a: string, b: string) => boolean): number {
-  let lo = from, hi = from, step = 1;
-  while (hi < terms.length && below(terms[hi], term)) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  hi = Math.min(hi, terms.length);
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (below(terms[mid], term)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
