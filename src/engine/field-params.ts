@@ -11,7 +11,7 @@
  * checkFieldParams('tag', 'keyword', { type: 'keyword', foo: 1 })            // 400: unknown parameter [foo] on mapper [tag] of type [keyword]
  */
 import { badRequest, illegalArgument } from './errors.ts';
-import type { FieldType } from './mapping.ts';
+import type { FieldType } from './field-types.ts';
 import { isObject } from './patterns.ts';
 
 /** Whether a value of the parameter changes nothing here. */

@@ -5,11 +5,8 @@
  */
 import { badRequest, EsError, illegalArgument } from './errors.ts';
 import { checkFieldParams } from './field-params.ts';
+import { FIELD_TYPES, type FieldType } from './field-types.ts';
 import { isObject } from './patterns.ts';
-
-export const NUMERIC_TYPES = ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long'] as const;
-export const FIELD_TYPES = ['keyword', 'text', 'date', 'boolean', ...NUMERIC_TYPES] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
 
 export interface FieldMapping {
   type: FieldType;
@@ -20,22 +17,6 @@ export interface FieldMapping {
 }
 
 export type Dynamic = 'true' | 'false' | 'strict';
-
-/** How a field's values sort: as numbers (dates and booleans too) or as keyword terms. */
-export type SortFamily = 'number' | 'keyword' | 'none';
-
-export function sortFamily(type: FieldType): SortFamily {
-  if (type === 'keyword') return 'keyword';
-  if (type === 'text') return 'none';
-  return 'number';
-}
-
-/** How a segment keeps a field: a sort column (numbers, keywords) or an inverted index (text). */
-export type IndexFamily = 'number' | 'keyword' | 'text';
-
-export function indexFamily(type: FieldType): IndexFamily {
-  return type === 'text' ? 'text' : sortFamily(type) === 'keyword' ? 'keyword' : 'number';
-}
 
 const INTEGER_RANGES: Partial<Record<FieldType, [number, number]>> = {
   long: [-(2 ** 63), 2 ** 63 - 1],

@@ -9,7 +9,8 @@
  * and {@link Shard.merging} merges two segments and publishes the result, as Lucene's merges run
  * beside searches. A merge changes where documents are, never what a search finds.
  */
-import type { DocValues, IndexFamily } from './mapping.ts';
+import type { IndexFamily } from './field-types.ts';
+import type { DocValues } from './mapping.ts';
 import { buildSegment } from './segments/build.ts';
 import { IdFilter } from './segments/id-filter.ts';
 import { idHash } from './segments/ids.ts';

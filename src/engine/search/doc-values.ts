@@ -7,8 +7,8 @@
  * `index.max_docvalue_fields_search` allows.
  */
 import { EsError, illegalArgument } from '../errors.ts';
+import { NUMERIC_TYPES } from '../field-types.ts';
 import type { FieldMapping, Mappings } from '../mapping.ts';
-import { NUMERIC_TYPES } from '../mapping.ts';
 import { globPattern } from '../patterns.ts';
 import { fielddataRefusal } from '../query/metadata-fields.ts';
 import type { IndexSnapshot } from '../search-index.ts';

@@ -6,7 +6,7 @@
  */
 import type { KeyOrder } from '../../../core/index.ts';
 import { badRequest, EsError, illegalArgument, notSupported } from '../../errors.ts';
-import { sortFamily, type SortFamily } from '../../mapping.ts';
+import { sortFamily, type SortFamily } from '../../field-types.ts';
 import { fielddataRefusal, isMetadataField } from '../../query/metadata-fields.ts';
 import type { IndexSnapshot } from '../../search-index.ts';
 import type { FieldClause, SortClause } from '../request.ts';
