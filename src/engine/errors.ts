@@ -42,6 +42,12 @@ export class EsError extends Error {
   }
 }
 
+/** Any failure as an EsError: an EsError as it is, anything else (a bug) as ES answers one, a 500 `exception`. */
+export function toEsError(e: unknown): EsError {
+  if (e instanceof EsError) return e;
+  return new EsError(500, 'exception', e instanceof Error ? e.message : String(e));
+}
+
 export const badRequest = (type: string, reason: string, fields?: ErrorFields, causedBy?: EsError) =>
   new EsError(400, type, reason, fields, causedBy);
 

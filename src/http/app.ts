@@ -7,12 +7,11 @@
  */
 import { Hono } from 'hono';
 import type { Engine } from '../engine/engine.ts';
-import { badRequest, EsError } from '../engine/errors.ts';
+import { badRequest, EsError, toEsError } from '../engine/errors.ts';
 import { escapeRegExp } from '../engine/patterns.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { authentication } from './auth/middleware.ts';
 import { dotSegmentError } from './dot-segments.ts';
-import { toEsError } from './error-response.ts';
 import { BODY_LIMIT, bodyTooLarge, incomingOf } from './request-body.ts';
 import { sendError } from './respond.ts';
 import { aliasRoutes } from './routes/aliases.ts';

@@ -8,12 +8,10 @@
  * // throws 400 x_content_parse_exception
  * //   "[1:14] Unexpected character ('m' (code 109)): was expecting double-quote to start field name"
  */
-import { badRequest, illegalArgument, parsingError, type EsError } from '../engine/errors.ts';
-import { isObject } from '../engine/patterns.ts';
+import { badRequest, illegalArgument, type EsError } from '../engine/errors.ts';
 import { finish, inPasses, type Steps } from '../engine/steps.ts';
 import { flatJson, startsAsAction } from './flat-json.ts';
 import { findJsonSyntaxError, lineColumn } from './json-syntax.ts';
-import { tokenName } from '../engine/request/request-values.ts';
 
 /** Jackson's source description when it is told not to echo the input, as ES 8 configures it. */
 const SOURCE = 'REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)';
@@ -24,18 +22,6 @@ const SPACE = 0x20;
 /** The parsed body, or undefined when there is none (empty or only whitespace). */
 export function parseJsonBody(text: string): unknown {
   return isBlank(text) ? undefined : parseJson(text, 1);
-}
-
-/** For APIs whose body is required and is an object. */
-export function parseJsonObject(text: string): Record<string, unknown> {
-  const value = parseJsonBody(text);
-  if (value === undefined) throw parsingError('request body or source parameter is required');
-  if (!isObject(value)) {
-    const { line, column } = lineColumn(text, text.length - text.trimStart().length);
-    const reason = `[${line}:${column}] Failed to parse object: expecting token of type [START_OBJECT] but found [${tokenName(value)}]`;
-    throw badRequest('x_content_parse_exception', reason);
-  }
-  return value;
 }
 
 /** One NDJSON line: its value, and its bytes (a document's `_source` is stored as the bytes it was sent in). */

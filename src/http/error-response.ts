@@ -8,7 +8,7 @@
  * // {"error":{"root_cause":[{"type":"illegal_argument_exception","reason":"…"}],
  * //           "type":"illegal_argument_exception","reason":"…"},"status":400}
  */
-import { EsError, type ErrorCause } from '../engine/errors.ts';
+import { toEsError, type EsError, type ErrorCause } from '../engine/errors.ts';
 
 export type { ErrorCause } from '../engine/errors.ts';
 
@@ -26,9 +26,4 @@ export function errorBody(err: EsError): ErrorBody {
 /** The body for a failure that was not an EsError, i.e. a bug: a 500 that still has ES's shape. */
 export function internalErrorBody(e: unknown): ErrorBody {
   return errorBody(toEsError(e));
-}
-
-export function toEsError(e: unknown): EsError {
-  if (e instanceof EsError) return e;
-  return new EsError(500, 'exception', e instanceof Error ? e.message : String(e));
 }

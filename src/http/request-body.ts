@@ -96,6 +96,18 @@ export function jsonBodyOrSource(c: Context): unknown {
   return jsonBody(c);
 }
 
+/**
+ * The URI parameters the API reads: all but `source` and `source_content_type`, which carry the
+ * body ({@link jsonBodyOrSource} reads them). The query itself when it has neither, as most searches.
+ */
+export function apiParams(c: Context): Record<string, string> {
+  const query = queryOf(c);
+  // Most searches carry their body as a body: the parameters as they are (a rest copy costs a few µs).
+  if (query.source === undefined && query.source_content_type === undefined) return query;
+  const { source: _source, source_content_type: _type, ...rest } = query;
+  return rest;
+}
+
 /** Whether the request has no body at all, known without reading anything: then its URI says all it asks. */
 export function hasNoBody(c: Context): boolean {
   const incoming = incomingOf(c);

@@ -194,6 +194,8 @@ describe('_msearch: the request, refused whole as ES refuses it', () => {
     expectError(await msearch([{ index: 'index_1', size: 10 }, {}]), 400, 'illegal_argument_exception', 'key [size] is not supported in the metadata section');
     expectError(await msearch([{ type: '_doc' }, {}]), 400, 'illegal_argument_exception', 'key [type] is not supported in the metadata section');
     expectError(await msearch([[], {}]), 400, 'x_content_parse_exception', '[1:1] Failed to parse object: expecting token of type [START_OBJECT] but found [START_ARRAY]');
+    // At the header's first token, after any blanks before it on its line, as ES's parser counts columns.
+    expectError(await msearch(['{}', '{}', '  "x"', '{}']), 400, 'x_content_parse_exception', '[1:3] Failed to parse object: expecting token of type [START_OBJECT] but found [VALUE_STRING]');
     expectError(await msearch(['{"index": ', '{}']), 400, 'x_content_parse_exception');
   });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EsError } from '../../src/engine/errors.ts';
-import { parseJsonBody, parseJsonObject, parseNdjson, parseNdjsonInPasses, type NdjsonLine } from '../../src/http/body.ts';
+import { parseJsonBody, parseNdjson, parseNdjsonInPasses, type NdjsonLine } from '../../src/http/body.ts';
 import { findJsonSyntaxError } from '../../src/http/json-syntax.ts';
 import { failure, refusal } from '../engine/request/failure.ts';
 
@@ -98,28 +98,6 @@ describe('parseJsonBody', () => {
         }
       }),
     );
-  });
-});
-
-describe('parseJsonObject', () => {
-  it('returns the object', () => {
-    expect(parseJsonObject('{"settings": {}}')).toEqual({ settings: {} });
-  });
-
-  it('requires a body', () => {
-    expect(refusal(() => parseJsonObject('  '))).toEqual([400, 'parsing_exception', 'request body or source parameter is required']);
-  });
-
-  it('requires an object, naming the token it found where it found it', () => {
-    expect(refusal(() => parseJsonObject('[1]'))).toEqual([
-      400,
-      'x_content_parse_exception',
-      '[1:1] Failed to parse object: expecting token of type [START_OBJECT] but found [START_ARRAY]',
-    ]);
-    expect(failure(() => parseJsonObject('\n  "x"')).reason).toBe(
-      '[2:3] Failed to parse object: expecting token of type [START_OBJECT] but found [VALUE_STRING]',
-    );
-    expect(failure(() => parseJsonObject('null')).reason).toMatch(/found \[VALUE_NULL\]$/);
   });
 });
 

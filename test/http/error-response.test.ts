@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allShardsFailed, badRequest, EsError, illegalArgument, indexNotFound } from '../../src/engine/errors.ts';
-import { errorBody, internalErrorBody, toEsError } from '../../src/http/error-response.ts';
+import { allShardsFailed, badRequest, EsError, illegalArgument, indexNotFound, toEsError } from '../../src/engine/errors.ts';
+import { errorBody, internalErrorBody } from '../../src/http/error-response.ts';
 
 describe('errorBody', () => {
   it('repeats a top-level error as its own root cause', () => {

@@ -323,6 +323,14 @@ export function checkParamNames(query: Params, path: string, known: ReadonlySet<
 }
 
 /**
+ * The path ES names a request by in its errors (`request [/books/_search] contains unrecognized
+ * parameter …`), for a caller in process, which has no URL: `/{index}/{api}`, or `/{api}` with no index.
+ */
+export function requestPath(index: string | undefined, api: string): string {
+  return index === undefined ? `/${api}` : `/${index}/${api}`;
+}
+
+/**
  * The strings `true` and `false` are booleans (in the body too, as ES's `Booleans.isBoolean` check
  * runs on both); anything else is an int bound. ES stores the bound as an int where -1 means "do
  * not count" and int max "count exactly", so those two come back as booleans.

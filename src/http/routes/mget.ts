@@ -6,12 +6,12 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
-import { badRequest, EsError, illegalArgument, parsingError, validationFailed } from '../../engine/errors.ts';
+import { badRequest, EsError, illegalArgument, parsingError, toEsError, validationFailed } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { RawJson } from '../../engine/raw-json.ts';
 import type { SourceFilter } from '../../engine/search/request.ts';
 import { GET_PARAMS, getDocument, getFields, getOptions, refuseVersionCheck, type GetFields, type GetOptions } from '../../engine/request/document-get.ts';
-import { errorBody, toEsError } from '../error-response.ts';
+import { errorBody } from '../error-response.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
 import { tokenName } from '../../engine/request/request-values.ts';

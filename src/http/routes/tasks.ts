@@ -9,12 +9,12 @@
  * // {"nodes":{"<node id>":{"name":…,"roles":[…],"tasks":{"<node id>:1":{…}}}}}
  */
 import { Hono, type Context } from 'hono';
-import { badRequest, EsError, illegalArgument, validationFailed } from '../../engine/errors.ts';
+import { badRequest, EsError, illegalArgument, toEsError, validationFailed } from '../../engine/errors.ts';
 import { describeNode } from '../../engine/node.ts';
 import { globPattern } from '../../engine/patterns.ts';
 import { DEFAULT_WAIT_MS, parseTaskId, type TaskFilter, type TaskInfo, type TaskManager, type TaskResult } from '../../engine/tasks/task-manager.ts';
 import { formatTimeValue, timeValueMs } from '../../engine/time-value.ts';
-import { errorBody, toEsError, type ErrorCause } from '../error-response.ts';
+import { errorBody, type ErrorCause } from '../error-response.ts';
 import { booleanParam, commaList } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
