@@ -1,20 +1,23 @@
 /**
  * JSON written straight into bytes, for answers made of many small repeated parts (a large
  * `_bulk`'s items): building each part as a string, joining them and encoding the result cost more
- * than a microsecond per item, where writing the bytes costs a fraction of that.
+ * than a microsecond per item, where writing the bytes costs a fraction of that. Writers given a
+ * {@link Slab} take their bytes from it; the app keeps one for all its answers.
  *
  * @example
- * const out = new JsonBytes();
+ * const out = new JsonBytes(4096, new Slab());
  * out.ascii('{"id":'); out.string('a"b'); out.ascii(',"n":'); out.number(12); out.ascii('}');
  * out.take().toString(); // '{"id":"a\"b","n":12}'
  */
 export class JsonBytes {
+  readonly #slab: Slab | undefined;
   #bytes: Buffer;
   #at = 0;
 
-  constructor(capacity = 4096) {
+  constructor(capacity = 4096, slab?: Slab) {
     // A region of the slab, its unused part given back when done; or a buffer of its own.
-    this.#bytes = SLAB.take(capacity) ?? Buffer.allocUnsafe(capacity);
+    this.#slab = slab;
+    this.#bytes = slab?.take(capacity) ?? Buffer.allocUnsafe(capacity);
   }
 
   /** How many bytes are written: where {@link again} can find them. */
@@ -116,7 +119,7 @@ export class JsonBytes {
   /** The bytes written (a view of the buffer): the writer is done with it and must not be used again. */
   take(): Buffer {
     const taken = this.#bytes.subarray(0, this.#at);
-    SLAB.giveBack(this.#bytes, this.#at);
+    this.#slab?.giveBack(this.#bytes, this.#at);
     return taken;
   }
 
@@ -125,7 +128,7 @@ export class JsonBytes {
     if (needed <= this.#bytes.length) return;
     const grown = Buffer.allocUnsafe(Math.max(needed, this.#bytes.length * 2));
     this.#bytes.copy(grown, 0, 0, this.#at);
-    SLAB.giveBack(this.#bytes, 0);
+    this.#slab?.giveBack(this.#bytes, 0);
     this.#bytes = grown;
   }
 }
@@ -136,7 +139,7 @@ export class JsonBytes {
  * Node's pool of 8 KiB holds two pages of ten hits). A slab is left to the collector once it is
  * full; the answers still being sent keep it alive, and no region is handed out twice.
  */
-class Slab {
+export class Slab {
   #slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
   #used = 0;
 
@@ -162,7 +165,6 @@ class Slab {
 
 const SLAB_BYTES = 256 * 1024;
 const aligned = (n: number) => (n + 7) & ~7;
-const SLAB = new Slab();
 
 /** Up to this many bytes are copied in a loop: a typed array's `set` costs more than that to call. */
 const SHORT_COPY = 64;

@@ -9,7 +9,7 @@ import { RawJson } from '../engine/raw-json.ts';
 import type { SearchResponse } from '../engine/search/search.ts';
 import { errorBody } from './error-response.ts';
 import { filterPath } from './filter-path.ts';
-import { JsonBytes } from './json-bytes.ts';
+import { JsonBytes, type Slab } from './json-bytes.ts';
 import { RESPONSE_CONTENT_TYPE } from './media-type.ts';
 import { searchResponseBody } from './search-response.ts';
 import { queryOf } from './request-uri.ts';
@@ -24,13 +24,13 @@ export function send(c: Context, status: number, body: unknown): Response {
  * An answer ending in a long list (a large `_bulk`'s items): `write(i, out)` writes entry i's JSON
  * as bytes, and the list is written {@link LIST_SLICE} entries per pass of the event loop (5,000
  * bulk items at once took 10 ms). `filter_path` and `pretty` answers are made at once, from the
- * entries as values (`value(i)`).
+ * entries as values (`value(i)`). The bytes come from the app's `slab`.
  */
-export async function sendWithList(c: Context, status: number, head: Record<string, unknown>, key: string, list: ListEntries): Promise<Response> {
+export async function sendWithList(c: Context, status: number, head: Record<string, unknown>, key: string, list: ListEntries, slab: Slab): Promise<Response> {
   const query = queryOf(c);
   if (query.filter_path !== undefined || query.pretty !== undefined) return send(c, status, { ...head, [key]: Array.from({ length: list.count }, (_, i) => list.value(i)) });
   const start = JSON.stringify(head);
-  const out = new JsonBytes(start.length + 16 + list.count * list.bytesEach);
+  const out = new JsonBytes(start.length + 16 + list.count * list.bytesEach, slab);
   out.text(`${start.slice(0, -1)}${start.length > 2 ? ',' : ''}${JSON.stringify(key)}:[`);
   for (let i = 0; i < list.count; i++) {
     if (i > 0 && i % LIST_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -54,11 +54,12 @@ const LIST_SLICE = 1000;
 
 /**
  * A search response: its hits' stored `_source` spliced in as stored, unless `filter_path` or `pretty`
- * reshape it. `query` is the request's URI parameters, when the caller has them at hand.
+ * reshape it, its bytes from the app's `slab`. `query` is the request's URI parameters, when the
+ * caller has them at hand.
  */
-export function sendSearch(c: Context, body: SearchResponse, query: Readonly<Record<string, string | undefined>> = queryOf(c)): Response {
+export function sendSearch(c: Context, body: SearchResponse, slab: Slab, query: Readonly<Record<string, string | undefined>> = queryOf(c)): Response {
   if (query.filter_path !== undefined || query.pretty !== undefined) return send(c, 200, body);
-  return respond(200, searchResponseBody(body) as Buffer<ArrayBuffer>);
+  return respond(200, searchResponseBody(body, slab) as Buffer<ArrayBuffer>);
 }
 
 /**

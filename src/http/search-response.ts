@@ -10,16 +10,17 @@
  */
 import { RawJson } from '../engine/raw-json.ts';
 import type { Hit, SearchResponse } from '../engine/search/search.ts';
-import { JsonBytes } from './json-bytes.ts';
+import { JsonBytes, type Slab } from './json-bytes.ts';
 
-export function searchResponseBody(body: SearchResponse): Buffer {
+/** The body's bytes, from `slab` when given (see json-bytes.ts). */
+export function searchResponseBody(body: SearchResponse, slab?: Slab): Buffer {
   const list = body.hits.hits;
   let estimate = HEAD_BYTES;
   for (let i = 0; i < list.length; i++) {
     const source = list[i]._source;
     estimate += HIT_BYTES + (source instanceof RawJson ? (source.bytes?.length ?? source.text.length) : 0);
   }
-  const out = new JsonBytes(estimate);
+  const out = new JsonBytes(estimate, slab);
   if (!writePlainHead(out, body)) {
     // Any other shape (a cursor's id first, shard failures): everything but the hits as JSON.stringify writes it.
     // The hits array comes last (`hits` is the response's last field, and `hits.hits` its own).

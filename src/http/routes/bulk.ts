@@ -7,6 +7,7 @@ import type { Engine, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import { errorBody } from '../error-response.ts';
+import type { Slab } from '../json-bytes.ts';
 import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
 import { sendWithList } from '../respond.ts';
@@ -28,7 +29,7 @@ const ITEM_BYTES = 200;
 const ACTIONS = ['create', 'delete', 'index', 'update'] as const;
 type Action = (typeof ACTIONS)[number];
 
-export function bulkRoutes(engine: Engine): Hono {
+export function bulkRoutes(engine: Engine, slab: Slab): Hono {
   const app = new Hono();
   const bulk = async (c: Context) => {
     const started = performance.now();
@@ -51,7 +52,7 @@ export function bulkRoutes(engine: Engine): Hono {
         if (result instanceof EsError) out.text(JSON.stringify(item(i)));
         else itemJson.write(out, actions[i], result);
       },
-    });
+    }, slab);
   };
   app.on(['POST', 'PUT'], '/_bulk', bulk);
   app.on(['POST', 'PUT'], '/:index/_bulk', bulk);

@@ -7,11 +7,12 @@
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import { clearScroll, closePointInTime, openPointInTime, scroll } from '../../engine/request/api.ts';
+import type { Slab } from '../json-bytes.ts';
 import { jsonBody } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
 import { send, sendSearch } from '../respond.ts';
 
-export function cursorRoutes(engine: Engine): Hono {
+export function cursorRoutes(engine: Engine, slab: Slab): Hono {
   const app = new Hono();
 
   const openPit = async (c: Context) => send(c, 200, openPointInTime(engine, c.req.param('index'), queryOf(c), await jsonBody(c), pathOf(c)));
@@ -20,7 +21,7 @@ export function cursorRoutes(engine: Engine): Hono {
 
   app.delete('/_pit', async (c) => send(c, 200, closePointInTime(engine, queryOf(c), await jsonBody(c), pathOf(c))));
 
-  const next = async (c: Context) => sendSearch(c, scroll(engine, scrollParams(c), await jsonBody(c), pathOf(c)));
+  const next = async (c: Context) => sendSearch(c, scroll(engine, scrollParams(c), await jsonBody(c), pathOf(c)), slab);
   app.on(['GET', 'POST'], '/_search/scroll', next);
   app.on(['GET', 'POST'], '/_search/scroll/:scroll_id', next);
 
