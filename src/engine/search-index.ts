@@ -20,7 +20,9 @@ import { parseSettings, type IndexSettings } from './settings.ts';
 import type { TermsLineage } from './segments/merge.ts';
 import type { ForceMergeGoal } from './segments/merge-policy.ts';
 import type { Segment } from './segments/segment.ts';
-import { Shard, type DocLocation, type ShardSnapshot } from './shard.ts';
+import { Shard } from './shard.ts';
+import type { DocLocation } from './shard/shard-writes.ts';
+import type { ShardSnapshot } from './shard/shard-snapshot.ts';
 import type { Sources } from './sources.ts';
 import { inPasses, type Steps } from './steps.ts';
 
@@ -139,7 +141,7 @@ export class SearchIndex {
 
   static fromMeta(meta: IndexMeta, runs: RunCache, sources: Sources): SearchIndex {
     const index = new SearchIndex(meta.name, meta.uuid, meta.createdAt, meta.settings as unknown as IndexSettings, Mappings.parse(meta.mappings, false), runs, sources);
-    meta.seqs?.forEach((seq, n) => index.shards[n]?.continueAfter(seq));
+    meta.seqs?.forEach((seq, n) => index.shards[n]?.writes.continueAfter(seq));
     for (const [alias, stored] of Object.entries(meta.aliases ?? {})) index.aliases.set(alias, aliasFromStored(stored as StoredAlias));
     return index;
   }
@@ -151,7 +153,7 @@ export class SearchIndex {
       createdAt: this.createdAt,
       settings: { ...this.settings },
       mappings: (this.#plannedMappings ?? this.mappings).toJSON(),
-      seqs: this.shards.map((s) => s.maxSeq),
+      seqs: this.shards.map((s) => s.writes.maxSeq),
       ...(this.aliases.size > 0 && { aliases: Object.fromEntries([...this.aliases].map(([alias, props]) => [alias, storedAlias(props)])) }),
     };
   }
@@ -166,7 +168,7 @@ export class SearchIndex {
   }
 
   get docCount(): number {
-    return this.shards.reduce((n, s) => n + s.docCount, 0);
+    return this.shards.reduce((n, s) => n + s.writes.docCount, 0);
   }
 
   shardOf(id: string, routing?: string): Shard {
@@ -180,7 +182,7 @@ export class SearchIndex {
   index(id: string, source: Record<string, unknown>, opType: 'index' | 'create', batch: number, routing?: string, sent?: string | Uint8Array): Planned {
     checkId(id);
     const shard = this.shardOf(id, routing);
-    const existing = shard.planned(id);
+    const existing = shard.writes.planned(id);
     if (existing && opType === 'create') {
       throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${existing.version}])`, {
         index_uuid: this.uuid,
@@ -190,7 +192,7 @@ export class SearchIndex {
     }
     const { values, added } = (this.#plannedMappings ?? this.mappings).extract(source, id);
     if (added.size > 0) (this.#plannedMappings ??= this.mappings.clone()).addFields(added);
-    const location = shard.stagePut(id, shard.plannedVersion(id, existing) + 1, batch, routing);
+    const location = shard.writes.stagePut(id, shard.writes.plannedVersion(id, existing) + 1, batch, routing);
     const { seq, version } = location;
     const removal: DeleteWrite | undefined = existing && { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
     const doc: DocToStore = routing === undefined ? { id, version, source: sent ?? JSON.stringify(source) } : { id, version, source: sent ?? JSON.stringify(source), routing };
@@ -225,7 +227,7 @@ export class SearchIndex {
     }
     const merged = deepMerge(current, doc ?? {});
     if (JSON.stringify(merged) !== JSON.stringify(current)) return this.index(id, merged, 'index', batch, routing);
-    const location = shard.planned(id)!;
+    const location = shard.writes.planned(id)!;
     const result = { ...this.#result(id, location, 'noop', 200), _shards: { total: 0, successful: 0, failed: 0 } };
     return this.#withoutEffect(result, shard.number, id, location);
   }
@@ -233,13 +235,13 @@ export class SearchIndex {
   /** Plans a delete. */
   delete(id: string, batch: number, routing?: string): Planned {
     const shard = this.shardOf(id, routing);
-    const existing = shard.planned(id);
+    const existing = shard.writes.planned(id);
     if (!existing) {
-      const nothing = { seq: shard.takeSeq(), version: 1, local: -1 };
+      const nothing = { seq: shard.writes.takeSeq(), version: 1, local: -1 };
       return this.#withoutEffect(this.#result(id, nothing, 'not_found', 404), shard.number, id, nothing);
     }
     const version = existing.version + 1;
-    const seq = shard.stageDelete(id, version, batch);
+    const seq = shard.writes.stageDelete(id, version, batch);
     const removal: DeleteWrite = { op: 'delete', uuid: this.uuid, shard: shard.number, seq: existing.seq, at: seq };
     const result = this.#result(id, { ...existing, seq, version }, 'deleted', 200);
     return { index: this, result, shard: shard.number, effect: 'delete', id, seq, version, values: undefined, routing: undefined, replaces: false, put: undefined, removal, fields: undefined };
@@ -253,7 +255,7 @@ export class SearchIndex {
   /** The live document with this id as planned writes leave it (what an update reads). */
   plannedLocation(id: string, routing?: string): { shard: Shard; location: DocLocation } | undefined {
     const shard = this.shardOf(id, routing);
-    const location = shard.planned(id);
+    const location = shard.writes.planned(id);
     return location && { shard, location };
   }
 
@@ -264,34 +266,34 @@ export class SearchIndex {
   apply(planned: Planned): DocLocation | undefined {
     if (planned.fields) this.mappings.addFields(planned.fields);
     const shard = this.shards[planned.shard];
-    if (planned.effect === 'delete') return shard.applyDelete(planned.id, planned.version, planned.seq);
-    if (planned.effect === 'put') return shard.put(planned.id, planned.values!, planned.version, planned.routing, planned.seq, planned.replaces);
+    if (planned.effect === 'delete') return shard.writes.applyDelete(planned.id, planned.version, planned.seq);
+    if (planned.effect === 'put') return shard.writes.put(planned.id, planned.values!, planned.version, planned.routing, planned.seq, planned.replaces);
     return undefined;
   }
 
   /** The batch's planned writes are applied or discarded: planning stops reading them. */
   unstage(batch: number, planned: readonly Planned[]): void {
-    for (const write of planned) if (write.effect) this.shards[write.shard].unstage(batch, write.id);
+    for (const write of planned) if (write.effect) this.shards[write.shard].writes.unstage(batch, write.id);
     if (this.#plannedMappings && this.#plannedMappings.fields.size === this.mappings.fields.size) this.#plannedMappings = undefined;
   }
 
   /** Storage refused the planned writes: every one of them is forgotten. */
   discardPlanned(): void {
-    for (const shard of this.shards) shard.discardStaged();
+    for (const shard of this.shards) shard.writes.discardStaged();
     this.#plannedMappings = undefined;
   }
 
   /** The live stored document with this id (real time: refreshed or not). */
   location(id: string, routing?: string): { shard: Shard; location: DocLocation } | undefined {
     const shard = this.shardOf(id, routing);
-    const location = shard.locate(id);
+    const location = shard.writes.locate(id);
     return location && { shard, location };
   }
 
   /** The document with this id as its shard's last refresh published it (what a search sees). */
   refreshedLocation(id: string, routing?: string): { shard: Shard; location: DocLocation } | undefined {
     const shard = this.shardOf(id, routing);
-    const location = shard.locatePublished(id);
+    const location = shard.writes.locatePublished(id);
     return location && { shard, location };
   }
 
@@ -311,7 +313,7 @@ export class SearchIndex {
       if (!(e instanceof EsError)) throw e;
       problem = e;
     }
-    this.shards[shard].put(doc.id, values, doc.version, doc.routing, seq);
+    this.shards[shard].writes.put(doc.id, values, doc.version, doc.routing, seq);
     return problem;
   }
 
@@ -376,8 +378,8 @@ export class SearchIndex {
       const shard = this.shards[n];
       this.#sealingFor(n);
       // A seal another refresh began is waited for, not finished at once.
-      while (shard.sealingUnderWay || shard.unsealed > SEAL_AT_ONCE) {
-        yield* shard.sealing();
+      while (shard.seals.underWay || shard.writes.unsealed > SEAL_AT_ONCE) {
+        yield* shard.seals.sealing();
         yield;
       }
       changed = this.#refreshShard(n) || changed;
@@ -453,7 +455,7 @@ export class SearchIndex {
   #refreshShard(n: number): boolean {
     this.#sealingFor(n);
     const shard = this.shards[n];
-    if (!shard.dirty) return false;
+    if (!shard.writes.dirty) return false;
     shard.refresh();
     this.sources.published(this.uuid, n, shard.snapshot.generation);
     return true;

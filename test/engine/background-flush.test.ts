@@ -47,7 +47,7 @@ describe('background flush', () => {
     await new Promise((resolve) => setTimeout(resolve, policy.idleMs * 2));
     expect(committed('manual')).toBeUndefined();
     expect(engine.count('manual').count).toBe(0);
-    expect(engine.resolveOne('busy').shards[0].uncommittedOps).toBe(0);
+    expect(engine.resolveOne('busy').shards[0].writes.uncommittedOps).toBe(0);
   });
 
   it('leaves nothing to replay: the next start loads the commit point', async () => {
@@ -56,7 +56,7 @@ describe('background flush', () => {
     const engine = Engine.open(DocStore.open(dir), { flushPolicy: policy });
     await engine.createIndex('busy', { settings: { number_of_shards: 1 } });
     await engine.write(docs('busy', 0, 80));
-    await until(() => engine.resolveOne('busy').shards[0].uncommittedOps === 0);
+    await until(() => engine.resolveOne('busy').shards[0].writes.uncommittedOps === 0);
     await engine.close({ flush: false });
 
     const store = DocStore.open(dir);
@@ -66,6 +66,6 @@ describe('background flush', () => {
     expect(again.count('busy').count).toBe(80);
     // Replay starts after the checkpoint, and finds nothing there.
     expect(replayed).toHaveBeenCalledWith(expect.any(String), 0, 79);
-    expect(again.resolveOne('busy').shards[0].uncommittedOps).toBe(0);
+    expect(again.resolveOne('busy').shards[0].writes.uncommittedOps).toBe(0);
   });
 });

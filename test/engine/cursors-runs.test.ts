@@ -10,7 +10,7 @@ import { compareValues, WasmKernels, wasmModule } from '../../src/core/index.ts'
 import type { Engine } from '../../src/engine/engine.ts';
 import { RunCache } from '../../src/engine/search/runs/run-cache.ts';
 import type { RunSpec, SortedRun } from '../../src/engine/search/runs/sorted-run.ts';
-import type { LiveSegment } from '../../src/engine/shard.ts';
+import type { LiveSegment } from '../../src/engine/shard/shard-snapshot.ts';
 import { tempEngine } from './helpers.ts';
 
 /** Blocks one run holds: its positions and one array per key. */

@@ -48,7 +48,7 @@ describe('a shard with its id filter', () => {
           const live = new Set<string>();
           // A run of fresh ids first, enough to outgrow the first filter.
           for (let i = 0; i < bulk; i++) {
-            shard.put(`b${i}`, ['n', i], 1);
+            shard.writes.put(`b${i}`, ['n', i], 1);
             live.add(`b${i}`);
             if (i % 500 === 499) shard.refresh();
           }
@@ -57,16 +57,16 @@ describe('a shard with its id filter', () => {
               shard.refresh();
               if (shard.wantsMerge) for (const _ of shard.merging());
             } else if ('put' in op) {
-              shard.put(`d${op.put}`, ['n', op.put], 1);
+              shard.writes.put(`d${op.put}`, ['n', op.put], 1);
               live.add(`d${op.put}`);
             } else {
-              shard.remove(`d${op.remove}`);
+              shard.writes.remove(`d${op.remove}`);
               live.delete(`d${op.remove}`);
             }
           }
-          for (const id of live) expect(shard.locate(id)).toBeDefined();
-          for (let i = 0; i <= 3000; i++) if (!live.has(`d${i}`)) expect(shard.locate(`d${i}`)).toBeUndefined();
-          expect(shard.locate('never written')).toBeUndefined();
+          for (const id of live) expect(shard.writes.locate(id)).toBeDefined();
+          for (let i = 0; i <= 3000; i++) if (!live.has(`d${i}`)) expect(shard.writes.locate(`d${i}`)).toBeUndefined();
+          expect(shard.writes.locate('never written')).toBeUndefined();
         },
       ),
       { numRuns: 40 },

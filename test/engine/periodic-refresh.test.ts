@@ -42,7 +42,7 @@ describe('periodic refresh', () => {
       expect(states.at(-1)).toBe(round * 100);
     }
     const shards = engine.resolveOne('p').shards;
-    expect(shards.every((shard) => !shard.dirty)).toBe(true);
+    expect(shards.every((shard) => !shard.writes.dirty)).toBe(true);
   });
 
   it('answers refresh=wait_for writers once the periodic refresh has made their writes visible, whenever they come', async () => {

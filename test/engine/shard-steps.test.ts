@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Shard, type ShardSnapshot } from '../../src/engine/shard.ts';
+import { Shard } from '../../src/engine/shard.ts';
+import type { ShardSnapshot } from '../../src/engine/shard/shard-snapshot.ts';
 import type { Steps } from '../../src/engine/steps.ts';
 
 type Op =
@@ -56,20 +57,20 @@ describe('a shard sealing and merging a slice at a time', () => {
           switch (step.kind) {
             case 'put': {
               const id = `d${step.id}`;
-              const version = (shard.locate(id)?.version ?? 0) + 1;
-              shard.put(id, ['n', step.value], version);
+              const version = (shard.writes.locate(id)?.version ?? 0) + 1;
+              shard.writes.put(id, ['n', step.value], version);
               written.set(id, { seq: seq++, value: step.value });
               writesSinceMerge++;
               break;
             }
             case 'remove': {
               const id = `d${step.id}`;
-              expect(shard.remove(id) !== undefined).toBe(written.delete(id));
+              expect(shard.writes.remove(id) !== undefined).toBe(written.delete(id));
               writesSinceMerge++;
               break;
             }
             case 'sealStep':
-              sealing ??= shard.sealing();
+              sealing ??= shard.seals.sealing();
               if (sealing.next().done) {
                 sealing = undefined;
                 seals++;
@@ -97,8 +98,8 @@ describe('a shard sealing and merging a slice at a time', () => {
           }
 
           // Real time: every write is found at once, sealed, merged or not.
-          for (const [id, { seq }] of written) expect(shard.locate(id)?.seq).toBe(seq);
-          expect(shard.docCount).toBe(written.size);
+          for (const [id, { seq }] of written) expect(shard.writes.locate(id)?.seq).toBe(seq);
+          expect(shard.writes.docCount).toBe(written.size);
         }
         // Whatever was left under way, a last refresh and the merges it wants settle to the model.
         while (merging && !merging.next().done);

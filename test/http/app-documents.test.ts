@@ -211,7 +211,7 @@ describe('refresh and count', () => {
 
 describe('routing', () => {
   const SHARDS = 5;
-  const shardCounts = (index: string) => t.engine.resolve(index)[0].shards.map((s) => s.docCount);
+  const shardCounts = (index: string) => t.engine.resolve(index)[0].shards.map((s) => s.writes.docCount);
 
   it('puts each document on the shard ES picks for its _id', async () => {
     await t.createIndex('spread', { number_of_shards: SHARDS });

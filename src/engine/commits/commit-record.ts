@@ -4,7 +4,7 @@
  */
 import type { ShardCommit } from '../../store/doc-store.ts';
 import { decodeSegment, SEGMENT_FORMAT, SegmentFormatError, unknownFormat } from '../segments/format.ts';
-import type { CommitPoint } from '../shard.ts';
+import type { CommitPoint } from '../shard/commit-points.ts';
 
 export function commitRecord(point: CommitPoint): ShardCommit {
   return {

@@ -59,7 +59,7 @@ export class Flusher {
 
   /** Refreshes and commits the index's shards (those given, else all); resolves when durable. */
   flush(index: SearchIndex, shards: Iterable<Shard> = index.shards, { force = true, waitIfOngoing = true }: FlushOptions = {}): Promise<void> {
-    const chosen = [...shards].filter((shard) => (force || shard.uncommittedOps > 0 || shard.dirty) && (waitIfOngoing || !this.#busy.has(shard)));
+    const chosen = [...shards].filter((shard) => (force || shard.writes.uncommittedOps > 0 || shard.writes.dirty) && (waitIfOngoing || !this.#busy.has(shard)));
     return Promise.all(chosen.map((shard) => this.#flushShard(index, shard))).then(() => {});
   }
 
@@ -112,7 +112,7 @@ export class Flusher {
       if (index.settings.refreshIntervalMs < 0) continue;
       const due = index.shards.filter((shard) => {
         if (this.#busy.has(shard)) return false;
-        const ops = shard.uncommittedOps;
+        const ops = shard.writes.uncommittedOps;
         const seen = this.#seen.get(shard);
         if (!seen || seen.ops !== ops) this.#seen.set(shard, { ops, since: now });
         return ops >= this.policy.ops || (ops > 0 && seen?.ops === ops && now - seen.since >= this.policy.idleMs);

@@ -27,7 +27,7 @@ export function recoverIndex(store: DocStore, meta: IndexMeta, index: SearchInde
     while (!doc.done || !del.done) {
       // A replace logs its delete at the new document's seq: the delete goes first.
       if (!del.done && (doc.done || del.value.at <= doc.value.seq)) {
-        shard.removeSeq(del.value.seq, del.value.at);
+        shard.writes.removeSeq(del.value.seq, del.value.at);
         del = deletes.next();
         continue;
       }

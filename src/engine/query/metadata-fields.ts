@@ -21,7 +21,7 @@ import { termScorer, type TermStatistics } from './bm25.ts';
 import { allDocs, constantScore, NO_MATCHES, type Matches } from './matches.ts';
 import type { QueryValue } from './query.ts';
 import { globPattern } from '../patterns.ts';
-import type { LiveSegment } from '../shard.ts';
+import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { compareTerms } from '../terms.ts';
 
 /** What a query on a metadata field runs against. */

@@ -4,7 +4,7 @@
  * cold shallow page, while the segment's sorted run is built off the request path.
  */
 import type { WasmKernels } from '../../core/index.ts';
-import type { LiveSegment } from '../shard.ts';
+import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { topPositions, type RunSpec } from './runs/sorted-run.ts';
 
 /** Positions of the segment's best `want` live documents, best first; ties by lower position. */

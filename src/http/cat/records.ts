@@ -6,7 +6,7 @@
 import type { Engine } from '../../engine/engine.ts';
 import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
-import type { ShardSnapshot } from '../../engine/shard.ts';
+import type { ShardSnapshot } from '../../engine/shard/shard-snapshot.ts';
 import { indexHealth } from '../health.ts';
 import type { IndexRow } from './indices-columns.ts';
 import type { ShardRow } from './shards-columns.ts';

@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
 import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
-import type { ShardSnapshot } from '../../engine/shard.ts';
+import type { ShardSnapshot } from '../../engine/shard/shard-snapshot.ts';
 import { indexHealth } from '../health.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
 import { clusterLevel } from '../../engine/request/request-values.ts';

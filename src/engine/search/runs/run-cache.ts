@@ -21,7 +21,7 @@
  */
 import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
 import type { Segment } from '../../segments/segment.ts';
-import type { LiveSegment } from '../../shard.ts';
+import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { LaidOutMerge } from '../coordinator.ts';
 import type { MapStore } from '../sort/key.ts';
 import { SortedRun, type RunSpec } from './sorted-run.ts';

@@ -8,7 +8,7 @@
  * ever grow, and a run made for fewer of them is filtered (O(n), no sort) rather than rebuilt.
  */
 import { MAX_KEYS, reference, type Column, type KeyOrder, type Run, type SortKey, type WasmArray, type WasmKernels } from '../../../core/index.ts';
-import type { LiveSegment } from '../../shard.ts';
+import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { SortKeySource } from '../sort/key.ts';
 
 /** What a run is sorted by, within its segment: per key the column by position and its order. */

@@ -6,7 +6,7 @@
  */
 import type { Column, KeyOrder } from '../../../core/index.ts';
 import type { Segment } from '../../segments/segment.ts';
-import type { LiveSegment } from '../../shard.ts';
+import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { SegmentRef } from './tie-break.ts';
 
 /** Wasm-resident maps from segment-local values to values that compare across segments. */

@@ -9,7 +9,7 @@ import type { KeyOrder } from '../../../core/index.ts';
 import type { IndexSnapshot } from '../../search-index.ts';
 import type { TermsLineage } from '../../segments/merge.ts';
 import type { KeywordColumn, Segment } from '../../segments/segment.ts';
-import type { LiveSegment } from '../../shard.ts';
+import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { afterTerm } from './after-value.ts';

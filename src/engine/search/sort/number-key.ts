@@ -6,7 +6,7 @@ import type { KeyOrder } from '../../../core/index.ts';
 import { badRequest } from '../../errors.ts';
 import { parseDate } from '../../mapping.ts';
 import type { NumberColumn } from '../../segments/segment.ts';
-import type { LiveSegment } from '../../shard.ts';
+import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { afterNumber } from './after-value.ts';

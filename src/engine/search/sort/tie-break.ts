@@ -7,7 +7,7 @@
  * order is the whole rule.
  */
 import { keptWith, type IndexSnapshot } from '../../search-index.ts';
-import type { LiveSegment } from '../../shard.ts';
+import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { SearchRequest } from '../request.ts';
 
 /** A segment of the search, with the target and shard it belongs to. */
