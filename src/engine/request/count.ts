@@ -11,15 +11,12 @@ import { parsingError } from '../errors.ts';
 import { isObject } from '../patterns.ts';
 import { INDICES_OPTIONS_PARAMS, searchScope } from './indices-options.ts';
 import { floatParam } from './request-values.ts';
-import { checkParamNames, parseSearchRequest, requestPath, RESPONSE_PARAMS } from './search-params.ts';
+import { checkParamNames, parseSearchRequest, requestPath, RESPONSE_PARAMS, URI_QUERY_PARAMS } from './search-params.ts';
 
 type Params = Record<string, string | undefined>;
 
-/** The URI parameters of a `q=` query, which `_count` takes as `_search` does. */
-const QUERY_PARAMS = ['q', 'df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
-
 /** URI parameters `_count` accepts besides the body's `query`. */
-const COUNT_PARAMS = new Set(['min_score', ...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, 'routing', 'preference', ...QUERY_PARAMS]);
+const COUNT_PARAMS = new Set(['min_score', ...RESPONSE_PARAMS, ...INDICES_OPTIONS_PARAMS, 'routing', 'preference', ...URI_QUERY_PARAMS]);
 
 export interface CountResponse {
   count: number;
@@ -33,7 +30,7 @@ export function count(engine: Engine, index: string | undefined, params: Params,
     const extra = Object.keys(body).find((k) => k !== 'query');
     if (extra) throw parsingError(`request does not support [${extra}]`);
   }
-  const given = Object.fromEntries(QUERY_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
+  const given = Object.fromEntries(URI_QUERY_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
   const { query } = parseSearchRequest(given, body ?? {}, path);
   const minScore = params.min_score === undefined ? undefined : floatParam('min_score', params.min_score);
   const { count: matched, shards } = engine.count(index, query, params.routing, minScore, searchScope(params));

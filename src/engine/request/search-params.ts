@@ -50,6 +50,9 @@ const UNSUPPORTED_KEYS = new Set([
 /** What shapes a URI `q=`: given without `q`, ES refuses them. */
 const QUERY_STRING_PARAMS = ['df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
 
+/** A URI query: `q=` and what shapes it, which `_count` and `_cat/count` take as `_search` does. */
+export const URI_QUERY_PARAMS = ['q', ...QUERY_STRING_PARAMS];
+
 /** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
 const READ_PARAMS = [
   'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll',

@@ -10,9 +10,8 @@ import { isObject } from '../../engine/patterns.ts';
 import type { Query } from '../../engine/search/request.ts';
 import { jsonBodyOrSource } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
-import { parseSearchRequest } from '../../engine/request/search-params.ts';
+import { parseSearchRequest, URI_QUERY_PARAMS } from '../../engine/request/search-params.ts';
 
-const QUERY_STRING_PARAMS = ['q', 'df', 'default_operator', 'lenient', 'analyzer', 'analyze_wildcard'];
 /** Where a body may come from besides the request's own. */
 const SOURCE_PARAMS = ['source', 'source_content_type'];
 
@@ -26,8 +25,8 @@ export async function countQuery(c: Context): Promise<CountQuery> {
   const body = await jsonBodyOrSource(c);
   if (body === undefined) {
     const params = queryOf(c);
-    const given = Object.fromEntries(QUERY_STRING_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
-    return { query: parseSearchRequest(given, undefined, pathOf(c)).query, params: [...QUERY_STRING_PARAMS, ...SOURCE_PARAMS] };
+    const given = Object.fromEntries(URI_QUERY_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
+    return { query: parseSearchRequest(given, undefined, pathOf(c)).query, params: [...URI_QUERY_PARAMS, ...SOURCE_PARAMS] };
   }
   if (isObject(body)) {
     const extra = Object.keys(body).find((key) => key !== 'query');
