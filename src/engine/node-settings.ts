@@ -4,6 +4,7 @@
  */
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
+import { parseByteSize } from './byte-size.ts';
 import { illegalArgument } from './errors.ts';
 import { timeValueMs } from './time-value.ts';
 
@@ -99,8 +100,6 @@ function count(name: string, value: string): number {
   return n;
 }
 
-const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3, tb: 1024 ** 4, t: 1024 ** 4, pb: 1024 ** 5, p: 1024 ** 5 };
-
 /** ES's memory size: a byte size (`512mb`, `1gb`, `0b`) or a percentage (`10%`) of the machine's memory, capped at {@link MAX_RUNS_BYTES}. */
 export function memorySize(name: string, value: string): number {
   const text = value.trim().toLowerCase();
@@ -126,11 +125,9 @@ function heapSize(name: string, value: string): number {
   return Math.floor((getHeapStatistics().heap_size_limit * share) / 100);
 }
 
-/** ES's byte size: a number with a unit (`512mb`, `1gb`), or 0 without one. */
-export function byteSize(name: string, value: string): number {
-  const text = value.trim().toLowerCase();
-  const size = /^(\d*\.?\d+)(b|kb|k|mb|m|gb|g|tb|t|pb|p)$/.exec(text);
-  if (text === '0') return 0;
-  if (!size) throw illegalArgument(`failed to parse setting [${name}] with value [${value}] as a size in bytes: unit is missing or unrecognized`);
-  return Math.floor(Number(size[1]) * UNITS[size[2]]);
+/** ES's byte size (byte-size.ts), where none of these settings can take its -1 ("no size"). */
+function byteSize(name: string, value: string): number {
+  const bytes = parseByteSize(name, value);
+  if (bytes < 0) throw illegalArgument(`failed to parse value [${value}] for setting [${name}], must be >= [0]`);
+  return bytes;
 }

@@ -22,6 +22,8 @@ describe('node settings', () => {
   it('refuses what it cannot read, and unknown settings, in ES words', () => {
     expect(() => memorySize(NAME, '512')).toThrow(/unit is missing or unrecognized/);
     expect(() => memorySize(NAME, '101%')).toThrow(/percentage should be in \[0-100\]/);
+    // ES's -1 ("no size") is a size, but not one these settings can take.
+    expect(() => parseNodeSettings({ 'http.max_content_length': '-1' })).toThrow('failed to parse value [-1] for setting [http.max_content_length], must be >= [0]');
     expect(() => parseNodeSettings({ 'indices.nope': '1' })).toThrow(EsError);
   });
 

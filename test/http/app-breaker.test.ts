@@ -5,7 +5,8 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import { byteSize, MemoryBreaker } from '../../src/engine/breakers/memory-breaker.ts';
+import { MemoryBreaker } from '../../src/engine/breakers/memory-breaker.ts';
+import { formatByteSize } from '../../src/engine/byte-size.ts';
 import { parseNodeSettings } from '../../src/engine/node-settings.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -19,8 +20,8 @@ describe('the parent circuit breaker', () => {
 
   it("writes sizes as Elasticsearch's ByteSizeValue does", () => {
     // Figures from a captured Elasticsearch parent-breaker message.
-    expect([1014538592, 986061209, 3057213, 261018719].map(byteSize)).toEqual(['967.5mb', '940.3mb', '2.9mb', '248.9mb']);
-    expect([0, 1023, 1024, 1536, 1024 ** 3].map(byteSize)).toEqual(['0b', '1023b', '1kb', '1.5kb', '1gb']);
+    expect([1014538592, 986061209, 3057213, 261018719].map(formatByteSize)).toEqual(['967.5mb', '940.3mb', '2.9mb', '248.9mb']);
+    expect([0, 1023, 1024, 1536, 1024 ** 3].map(formatByteSize)).toEqual(['0b', '1023b', '1kb', '1.5kb', '1gb']);
   });
 
   it('refuses work over the limit with the parent breaker message, and counts bodies in flight', () => {

@@ -14,6 +14,7 @@
  * try { await handle(); } finally { release(); }
  */
 import { getHeapStatistics } from 'node:v8';
+import { formatByteSize } from '../byte-size.ts';
 import { EsError } from '../errors.ts';
 
 export interface BreakerStats {
@@ -63,9 +64,9 @@ export class MemoryBreaker {
   stats(): { parent: BreakerStats; in_flight_requests: BreakerStats } {
     const entry = (limit: number, estimated: number, overhead: number, tripped: number): BreakerStats => ({
       limit_size_in_bytes: limit,
-      limit_size: byteSize(limit),
+      limit_size: formatByteSize(limit),
       estimated_size_in_bytes: estimated,
-      estimated_size: byteSize(estimated),
+      estimated_size: formatByteSize(estimated),
       overhead,
       tripped,
     });
@@ -77,7 +78,7 @@ export class MemoryBreaker {
 
   #tooLarge(label: string, real: number, bytes: number): EsError {
     const would = real + bytes;
-    const sized = (n: number) => `${n}/${byteSize(n)}`;
+    const sized = (n: number) => `${n}/${formatByteSize(n)}`;
     const usages = `request=0/0b, fielddata=0/0b, in_flight_requests=${sized(this.#inFlight)}, accounting=0/0b`;
     const reason =
       `[parent] Data too large, data for [${label}] would be [${sized(would)}], which is larger than the limit of [${sized(this.limitBytes)}], ` +
@@ -86,16 +87,3 @@ export class MemoryBreaker {
   }
 }
 
-const UNITS = ['b', 'kb', 'mb', 'gb', 'tb', 'pb'];
-
-/** A byte count as ES's `ByteSizeValue` prints it: the largest unit it reaches, one decimal at most, cut rather than rounded (`967.5mb`, `0b`, `1gb`). */
-export function byteSize(bytes: number): string {
-  let unit = 0;
-  let value = bytes;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const text = String(Math.floor(value * 10) / 10);
-  return `${text}${UNITS[unit]}`;
-}

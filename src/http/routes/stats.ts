@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { Hono, type Context } from 'hono';
+import { formatByteSize } from '../../engine/byte-size.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { describeNode, NODE_ID } from '../../engine/node.ts';
 import type { SearchIndex } from '../../engine/search-index.ts';
@@ -126,21 +127,12 @@ function shardDocs(shard: ShardSnapshot): { count: number; deleted: number } {
   return { count, deleted };
 }
 
-/** `x_in_bytes` fields preceded by `x` in ES's readable form (`11.4mb`, `0b`: one decimal, binary units). */
+/** `x_in_bytes` fields preceded by `x` in ES's readable form (`11.4mb`, `0b`: byte-size.ts). */
 function withHumanSizes(stats: Record<string, number>): Record<string, number | string> {
   const out: Record<string, number | string> = {};
   for (const [key, value] of Object.entries(stats)) {
-    if (key.endsWith('_in_bytes')) out[key.slice(0, -'_in_bytes'.length)] = humanBytes(value);
+    if (key.endsWith('_in_bytes')) out[key.slice(0, -'_in_bytes'.length)] = formatByteSize(value);
     out[key] = value;
   }
   return out;
-}
-
-export function humanBytes(bytes: number): string {
-  const units = ['pb', 'tb', 'gb', 'mb', 'kb'];
-  for (let i = 0; i < units.length; i++) {
-    const scale = 1024 ** (5 - i);
-    if (bytes >= scale) return `${Number((bytes / scale).toFixed(1))}${units[i]}`;
-  }
-  return `${bytes}b`;
 }
