@@ -29,6 +29,12 @@ export class EsError extends Error {
     return cause;
   }
 
+  /** The error {@link describe} printed, made again (its `caused_by` chain too); `status` is the top's. */
+  static described(cause: ErrorCause, status: number): EsError {
+    const { type, reason, caused_by, ...fields } = cause;
+    return new EsError(status, type, reason, fields, caused_by === undefined ? undefined : EsError.described(caused_by, status));
+  }
+
   /**
    * The causes ES lists in `root_cause`: the shard failure behind a search phase failure, else this
    * error itself (a `caused_by` such as a JSON parser's error is detail, not a root cause, in ES).

@@ -296,4 +296,23 @@ describe('records of stored tasks', () => {
     await tasks.cancel(stored.taskId).catch(() => {});
     await tasks.cancel(plain.taskId).catch(() => {});
   });
+
+  it("a stored failure comes back after a restart as it was thrown: its fields and its causes, as ES renders them", async () => {
+    const kept = new Map<number, unknown>();
+    const records = { load: () => kept.entries() as Iterable<[number, never]>, save: async (id: number, record: unknown) => void kept.set(id, JSON.parse(JSON.stringify(record))), remove: async () => {} };
+    const failure = new EsError(409, 'version_conflict_engine_exception', '[1]: version conflict', { index: 'books', shard: '0' }, new EsError(409, 'cause_exception', 'under it'));
+    tasks = new TaskManager('n1', records);
+    const task = tasks.start(REINDEX, 'fails', async () => {
+      throw failure;
+    }, { store: true });
+    await expect(task.done).rejects.toBe(failure);
+    await task.recorded;
+    await tasks.close();
+    tasks = new TaskManager('n1', records);
+    const result = await tasks.wait(task.taskId);
+    expect(result.error).toBeInstanceOf(EsError);
+    const error = result.error as EsError;
+    expect(error.status).toBe(409);
+    expect(error.describe()).toEqual(failure.describe());
+  });
 });

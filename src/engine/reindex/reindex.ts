@@ -254,7 +254,7 @@ class Run {
       if (conflict && conflicts === 'proceed') return;
       // Anything else stops the reindex; what was written stays written.
       this.#stopped = true;
-      this.failures.push({ index: dest.index, id: batch[i].id, cause: { type: item.type, reason: item.reason, ...item.fields }, status: item.status });
+      this.failures.push({ index: dest.index, id: batch[i].id, cause: item.describe(), status: item.status });
     });
     return { written, committed };
   }

@@ -27,7 +27,7 @@
  * }, { store: true });
  * tasks.get(task.taskId); // { completed: false, task: { node, id: 1, type: 'transport', ... } }
  */
-import { badRequest, EsError, illegalArgument, validationFailed } from '../errors.ts';
+import { badRequest, EsError, illegalArgument, toEsError, validationFailed, type ErrorCause } from '../errors.ts';
 import { NODE_ID } from '../node.ts';
 import { globPattern } from '../patterns.ts';
 import { formatTimeValue } from '../time-value.ts';
@@ -108,8 +108,8 @@ export interface TaskRecords {
   remove(id: number): Promise<void>;
 }
 
-/** A stored task as written: its result, the error as ES renders one (type, reason, status). */
-export type TaskRecord = Omit<TaskResult, 'error'> & { error?: { type: string; reason: string; status: number } };
+/** A stored task as written: its result, the error as ES renders one (with its causes) and its status. */
+export type TaskRecord = Omit<TaskResult, 'error'> & { error?: ErrorCause & { status: number } };
 
 /** What a task that was running when the node stopped says after the restart. */
 const INTERRUPTED = new EsError(500, 'node_closed_exception', 'the node stopped while this task was running; tasks do not resume, and what it wrote before stays written');
@@ -385,12 +385,12 @@ async function within<T>(promise: Promise<T>, ms: number, onTimeout: () => EsErr
   }
 }
 
-/** An error as a record keeps it: ES's type, reason and status. */
-function rendered(error: unknown): { type: string; reason: string; status: number } {
-  if (error instanceof EsError) return { type: error.type, reason: error.reason, status: error.status };
-  return { type: 'exception', reason: error instanceof Error ? error.message : String(error), status: 500 };
+/** An error as a record keeps it: as ES renders it, and its status. */
+function rendered(error: unknown): ErrorCause & { status: number } {
+  const esError = toEsError(error);
+  return { ...esError.describe(), status: esError.status };
 }
 
-function revive(error: { type: string; reason: string; status: number }): EsError {
-  return new EsError(error.status, error.type, error.reason);
+function revive({ status, ...cause }: ErrorCause & { status: number }): EsError {
+  return EsError.described(cause, status);
 }

@@ -6,7 +6,6 @@ import { Hono, type Context } from 'hono';
 import type { Engine, WriteOp } from '../../engine/engine.ts';
 import { badRequest, EsError, illegalArgument, validationFailed } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
-import { errorBody } from '../error-response.ts';
 import type { Slab } from '../json-bytes.ts';
 import type { NdjsonLine } from '../body.ts';
 import { ndjsonBody } from '../request-body.ts';
@@ -76,9 +75,7 @@ function startBulk(engine: Engine, lines: NdjsonLine[], c: Context) {
 }
 
 function failedItem(index: string, id: string | undefined, error: EsError) {
-  const { error: rendered } = errorBody(error) as { error: Record<string, unknown> };
-  delete rendered.root_cause;
-  return { _index: index, _id: id ?? null, status: error.status, error: rendered };
+  return { _index: index, _id: id ?? null, status: error.status, error: error.describe() };
 }
 
 export function parseBulk(lines: NdjsonLine[], defaultIndex?: string, defaultRouting?: string): WriteOp[] {

@@ -14,7 +14,7 @@ import { describeNode } from '../../engine/node.ts';
 import { globPattern } from '../../engine/patterns.ts';
 import { DEFAULT_WAIT_MS, parseTaskId, type TaskFilter, type TaskInfo, type TaskManager, type TaskResult } from '../../engine/tasks/task-manager.ts';
 import { formatTimeValue, timeValueMs } from '../../engine/time-value.ts';
-import { errorBody, type ErrorCause } from '../error-response.ts';
+import type { ErrorCause } from '../error-response.ts';
 import { booleanParam, commaList } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
@@ -172,8 +172,7 @@ function taskBody(info: TaskInfo, readable: boolean): Record<string, unknown> {
 
 /** An error as ES prints it inside another body (a stored task error, a node failure): without `root_cause`. */
 function errorCause(error: unknown): ErrorCause {
-  const { root_cause: _, ...cause } = errorBody(toEsError(error)).error;
-  return cause;
+  return toEsError(error).describe();
 }
 
 /** ES's `FailedNodeException`, wrapping what went wrong on the node. */
