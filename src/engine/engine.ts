@@ -14,7 +14,8 @@ import { MemoryBreaker } from './breakers/memory-breaker.ts';
 import { parseNodeSettings, type NodeSettings } from './node-settings.ts';
 import { isObject } from './patterns.ts';
 import { shardFor } from './routing.ts';
-import { keptWith, SearchIndex, type IndexSnapshot } from './search-index.ts';
+import { SearchIndex } from './search-index.ts';
+import { narrowed, type IndexSnapshot } from './search-index/index-snapshot.ts';
 import { WriteBatches, type CommittingBatch, type WriteItem, type WriteOp } from './writes/write-batches.ts';
 import { floodStageBlock, isDiskFull, refusedWrite, storageFailure } from './writes/storage-failure.ts';
 
@@ -426,7 +427,7 @@ export class Engine {
     return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
   }
 
-  readonly #run: RunSearch = (targets, request) => search(targets, request, (target, shards, seqs) => this.sources.sourcesOf(target.index.uuid, shards, seqs), this.runs);
+  readonly #run: RunSearch = (targets, request, key) => search(targets, request, (target, shards, seqs) => this.sources.sourcesOf(target.index.uuid, shards, seqs), this.runs, key);
 
   /** `_count`: the search's total, counted exactly, over the shards the routing picks. */
   count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string, minScore?: number, scope: SearchScope = {}): { count: number; shards: number } {
@@ -502,10 +503,7 @@ export class Engine {
   }
 }
 
-/**
- * The snapshot narrowed to the shards the routing values pick, and to `only` (shard numbers), with
- * caches of its own.
- */
+/** The snapshot narrowed to the shards the routing values pick, and to `only` (shard numbers). */
 function routed(snapshot: IndexSnapshot, routing: string | undefined, only?: readonly number[]): IndexSnapshot {
   if (routing === undefined && only === undefined) return snapshot;
   const { settings } = snapshot.index;
@@ -513,7 +511,6 @@ function routed(snapshot: IndexSnapshot, routing: string | undefined, only?: rea
   const values = routing === undefined ? undefined : routing === '' ? [] : routing.split(',');
   const shards = values === undefined ? undefined : new Set(values.map((r) => shardFor(r, snapshot.shards.length, settings.numberOfRoutingShards)));
   const picked = snapshot.shards.filter((s) => (shards === undefined || shards.has(s.shard)) && (only === undefined || only.includes(s.shard)));
-  // Kept with the snapshot by the shards picked (a handful of sets, whatever the routing values), so
-  // that routed searches of one snapshot share what is kept for it (layout, sort plans, merges).
-  return keptWith(snapshot, `routed:${picked.map((s) => s.shard).join(',')}`, (): IndexSnapshot => ({ index: snapshot.index, shards: picked, cache: new Map() }));
+  // Kept with the snapshot by the shards picked (a handful of sets, whatever the routing values).
+  return narrowed(snapshot, picked);
 }

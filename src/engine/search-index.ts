@@ -13,6 +13,7 @@ import { shardFor } from './routing.ts';
 import type { SortClause } from './search/request.ts';
 import type { RunCache } from './search/runs/run-cache.ts';
 import { runSpec } from './search/runs/sorted-run.ts';
+import { OrderKey } from './search/order-key.ts';
 import { planSort } from './search/sort/plan.ts';
 import { carryOrdinals, ordinalsWarmups } from './search/sort/keyword-key.ts';
 import type { Query } from './query/query.ts';
@@ -20,9 +21,9 @@ import { parseSettings, type IndexSettings } from './settings.ts';
 import type { TermsLineage } from './segments/merge.ts';
 import type { ForceMergeGoal } from './segments/merge-policy.ts';
 import type { Segment } from './segments/segment.ts';
+import type { IndexSnapshot } from './search-index/index-snapshot.ts';
 import { Shard } from './shard.ts';
 import type { DocLocation } from './shard/shard-writes.ts';
-import type { ShardSnapshot } from './shard/shard-snapshot.ts';
 import type { Sources } from './sources.ts';
 import { inPasses, type Steps } from './steps.ts';
 
@@ -32,23 +33,6 @@ import { inPasses, type Steps } from './steps.ts';
  * publish in one callback; 512 take a few.
  */
 const SEAL_AT_ONCE = 512;
-
-/** What a search sees of an index: its shards at one refresh, plus caches that live as long as it. */
-export interface IndexSnapshot {
-  index: SearchIndex;
-  shards: readonly ShardSnapshot[];
-  /** Reached through aliases with filters only: the documents a search may see here (their filters, or'ed). */
-  filter?: Query;
-  /** What is worked out once per snapshot (layouts, sort plans, global ordinals, narrowed snapshots), dropped with it. */
-  cache: Map<string, unknown>;
-}
-
-/** The value kept in the snapshot's cache under `key`, made by `make` the first time it is asked for. */
-export function keptWith<T>(snapshot: IndexSnapshot, key: string, make: () => T): T {
-  let kept = snapshot.cache.get(key) as T | undefined;
-  if (kept === undefined) snapshot.cache.set(key, (kept = make()));
-  return kept;
-}
 
 export type WriteOutcome = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';
 
@@ -515,7 +499,7 @@ export class SearchIndex {
     if (!clauses) return;
     const snapshot = this.#snapshot;
     const failures: (EsError | undefined)[] = [];
-    const plan = planSort(clauses, [snapshot], failures);
+    const plan = planSort(OrderKey.ofSort(clauses), [snapshot], failures);
     if (failures[0]) return;
     for (const shard of snapshot.shards) {
       for (const live of shard.segments) {

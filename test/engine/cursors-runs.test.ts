@@ -8,10 +8,14 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compareValues, WasmKernels, wasmModule } from '../../src/core/index.ts';
 import type { Engine } from '../../src/engine/engine.ts';
+import { orderName } from '../../src/engine/search/order-key.ts';
 import { RunCache } from '../../src/engine/search/runs/run-cache.ts';
 import type { RunSpec, SortedRun } from '../../src/engine/search/runs/sorted-run.ts';
 import type { LiveSegment } from '../../src/engine/shard/shard-snapshot.ts';
 import { tempEngine } from './helpers.ts';
+
+/** Names of two orders runs are kept under. */
+const K = orderName(['k']), OTHER = orderName(['other']);
 
 /** Blocks one run holds: its positions and one array per key. */
 const RUN_BLOCKS = 2;
@@ -77,18 +81,18 @@ describe('RunCache pinning', () => {
     const s = spec(segment.count);
     const { kernels, runs } = cache();
 
-    const r0 = runs.build(l0, 'k', s);
+    const r0 = runs.build(l0, K, s);
     runs.retain([l0]);
-    const r1 = runs.get(l1, 'k');
+    const r1 = runs.get(l1, K);
     runs.trim();
     expectRun(r1, l1, s);
-    expect(runs.get(l0, 'k')).toBe(r0);
+    expect(runs.get(l0, K)).toBe(r0);
     expectRun(r0, l0, s);
     expect(runs.blocksOf(segment)).toBe(2 * RUN_BLOCKS);
     expect(kernels.inUse().blocks).toBe(runs.blocksOf(segment));
 
     // A newer snapshot: the unpinned run of l1 goes, the pinned one of l0 stays.
-    const r2 = runs.get(l2, 'k');
+    const r2 = runs.get(l2, K);
     runs.trim();
     expect(r1!.freed).toBe(true);
     expectRun(r2, l2, s);
@@ -98,14 +102,14 @@ describe('RunCache pinning', () => {
 
     runs.release([l0]);
     expect(r0.freed).toBe(true);
-    expectRun(runs.get(l2, 'k'), l2, s);
+    expectRun(runs.get(l2, K), l2, s);
     expect(runs.blocksOf(segment)).toBe(RUN_BLOCKS);
     expect(kernels.inUse().blocks).toBe(RUN_BLOCKS);
 
     // Two holders of one snapshot: the run goes with the second release only.
     runs.retain([l2]);
     runs.retain([l2]);
-    const r3 = runs.get(l3, 'k');
+    const r3 = runs.get(l3, K);
     runs.trim();
     expectRun(r3, l3, s);
     runs.release([l2]);
@@ -122,16 +126,16 @@ describe('RunCache pinning', () => {
     const [l0, l1, , l3] = lives;
     const s = spec(l0.segment.count);
     const { kernels, runs } = cache();
-    runs.build(l3, 'k', s);
+    runs.build(l3, K, s);
     runs.retain([l1]);
-    const pinned = runs.build(l1, 'k', s);
-    const transient = runs.build(l0, 'k', s);
+    const pinned = runs.build(l1, K, s);
+    const transient = runs.build(l0, K, s);
     expectRun(transient, l0, s);
     runs.trim();
     expect(transient.freed).toBe(true);
-    expect(runs.get(l1, 'k')).toBe(pinned);
+    expect(runs.get(l1, K)).toBe(pinned);
     expectRun(pinned, l1, s);
-    expect(runs.get(l0, 'k')).toBeUndefined();
+    expect(runs.get(l0, K)).toBeUndefined();
     expect(kernels.inUse().blocks).toBe(runs.blocksOf(l0.segment));
     expect(runs.blocksOf(l0.segment)).toBe(2 * RUN_BLOCKS);
     runs.release([l1]);
@@ -147,15 +151,15 @@ describe('RunCache pinning', () => {
     const segment = l0.segment;
     const s = spec(segment.count);
     const { kernels, runs } = cache();
-    runs.build(l0, 'k', s);
+    runs.build(l0, K, s);
     runs.retain([l0]);
     runs.retain([l1]);
-    const r1 = runs.get(l1, 'k');
-    const r2 = runs.get(l2, 'k');
+    const r1 = runs.get(l1, K);
+    const r2 = runs.get(l2, K);
     runs.map(segment, 'ords', {}, () => [2, 0, 1]);
     runs.trim();
     runs.drop([segment]);
-    expectRun(runs.get(l0, 'k'), l0, s);
+    expectRun(runs.get(l0, K), l0, s);
     expectRun(r1, l1, s);
     expectRun(r2, l2, s);
     expect(runs.blocksOf(segment)).toBe(3 * RUN_BLOCKS + 1);
@@ -170,7 +174,7 @@ describe('RunCache pinning', () => {
     expect(runs.blocksOf(segment)).toBe(0);
     expect(kernels.inUse()).toEqual({ bytes: 0, blocks: 0 });
     // Gone for good: nothing is kept for it any more.
-    expect(runs.get(l2, 'k')).toBeUndefined();
+    expect(runs.get(l2, K)).toBeUndefined();
     runs.map(segment, 'ords', {}, () => [2, 0, 1]);
     expect(kernels.inUse()).toEqual({ bytes: 0, blocks: 0 });
   });
@@ -180,11 +184,11 @@ describe('RunCache pinning', () => {
     const [l0, l1, l2] = lives;
     const s = spec(l0.segment.count);
     const { kernels, runs } = cache();
-    runs.build(l0, 'k', s);
+    runs.build(l0, K, s);
     runs.retain([l0, l1]);
-    runs.get(l1, 'k');
-    runs.get(l2, 'k');
-    runs.build(l2, 'other', s);
+    runs.get(l1, K);
+    runs.get(l2, K);
+    runs.build(l2, OTHER, s);
     runs.map(l0.segment, 'ords', {}, () => [1, 0]);
     runs.trim();
     expect(kernels.inUse().blocks).toBe(4 * RUN_BLOCKS + 1);
@@ -192,9 +196,9 @@ describe('RunCache pinning', () => {
     expect(runs.blocksOf(l0.segment)).toBe(0);
     expect(kernels.inUse()).toEqual({ bytes: 0, blocks: 0 });
     // Still pinned: a run built again for a pinned snapshot is kept, and close frees it.
-    expectRun(runs.build(l1, 'k', s), l1, s);
-    runs.build(l2, 'k', s);
-    expectRun(runs.get(l1, 'k'), l1, s);
+    expectRun(runs.build(l1, K, s), l1, s);
+    runs.build(l2, K, s);
+    expectRun(runs.get(l1, K), l1, s);
     runs.close();
     expect(kernels.inUse()).toEqual({ bytes: 0, blocks: 0 });
   });
@@ -233,7 +237,7 @@ describe('RunCache pinning', () => {
             // As a search does: what the cache has, else a build, then trim. A dropped segment is no longer searched unpinned.
             const live = lives[op.snapshot];
             if (dropped && pins[op.snapshot] === 0) continue;
-            const run = op.kind === 'get' ? (runs.get(live, 'k') ?? runs.build(live, 'k', s)) : runs.build(live, 'k', s);
+            const run = op.kind === 'get' ? (runs.get(live, K) ?? runs.build(live, K, s)) : runs.build(live, K, s);
             expectRun(run, live, s);
             if (pins[op.snapshot] > 0) held.set(op.snapshot, run);
           }

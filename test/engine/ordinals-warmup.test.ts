@@ -64,7 +64,7 @@ describe('sort ordinals warm-up', () => {
     const dictionaries = snapshot.shards[0].segments.map((live) => (live.segment.columns.get('tag') as { terms: readonly string[] }).terms);
     expect(dictionaries.length).toBeLessThan(9);
     // Not a warm-up started afresh: the ordinals of the last sort, carried through.
-    const carry = snapshot.cache.get('ordinals-carry:tag') as { dictionaries: readonly (readonly string[])[] } | undefined;
+    const carry = snapshot.cache.carries.get('tag');
     expect(carry).toBeDefined();
     for (const dictionary of dictionaries) expect(carry!.dictionaries).toContain(dictionary);
     for (const from of [0, 1_000, 4_500]) expect(page('merges', from)).toEqual(page('merges', from, 'top_k'));

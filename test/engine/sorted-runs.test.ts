@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WasmKernels, wasmModule } from '../../src/core/index.ts';
 import { Engine, type WriteOp } from '../../src/engine/engine.ts';
+import { OrderKey } from '../../src/engine/search/order-key.ts';
 import { searchRequest, type SortClause } from '../../src/engine/search/request.ts';
 import { planSort } from '../../src/engine/search/sort/plan.ts';
 import { segmentsInTieOrder } from '../../src/engine/search/sort/tie-break.ts';
@@ -171,7 +172,7 @@ describe('sorted runs', () => {
       engine.refresh('r');
     }
     const snapshot = () => engine.resolveOne('r').snapshot();
-    const laidOut = (sort: SortClause[]) => engine.runs.laidOut(segmentsInTieOrder([snapshot()], () => false).segments, planSort(sort, [snapshot()], [undefined]).runKey);
+    const laidOut = (sort: SortClause[]) => engine.runs.laidOut(segmentsInTieOrder([snapshot()], () => false).segments, planSort(OrderKey.ofSort(sort), [snapshot()], [undefined]).runKey);
     const page = (from: number, sort: SortClause[], paging: 'sorted_runs' | 'top_k' = 'sorted_runs') =>
       engine.search('r', searchRequest({ from, size: 9, sort, paging, source: false })).hits.hits.map((h) => [h._id, h.sort]);
     const want = [0, 300, 795].map((from) => page(from, byValue, 'top_k'));
@@ -213,7 +214,7 @@ describe('sorted runs', () => {
     // The first page lays the merge out (every segment is sorted whole by a page this deep).
     page(650, 10, byValue, 'sorted_runs');
     const snapshot = engine.resolveOne('r').snapshot();
-    const merge = engine.runs.laidOut(segmentsInTieOrder([snapshot], () => false).segments, planSort(byValue, [snapshot], [undefined]).runKey);
+    const merge = engine.runs.laidOut(segmentsInTieOrder([snapshot], () => false).segments, planSort(OrderKey.ofSort(byValue), [snapshot], [undefined]).runKey);
     expect(merge).toBeDefined();
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 720 }), fc.integer({ min: 0, max: 150 })), { minLength: 1, maxLength: 12 }), (pages) => {
@@ -222,7 +223,7 @@ describe('sorted runs', () => {
       { numRuns: 60 },
     );
     // The same merge served them all, its blocks kept within their bound.
-    expect(engine.runs.laidOut(segmentsInTieOrder([snapshot], () => false).segments, planSort(byValue, [snapshot], [undefined]).runKey)).toBe(merge);
+    expect(engine.runs.laidOut(segmentsInTieOrder([snapshot], () => false).segments, planSort(OrderKey.ofSort(byValue), [snapshot], [undefined]).runKey)).toBe(merge);
     expect(merge!.blocks.size).toBeGreaterThan(0);
     expect(merge!.blocks.size).toBeLessThanOrEqual(64);
   });

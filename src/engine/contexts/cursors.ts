@@ -12,7 +12,8 @@
  */
 import { EsError, searchContextMissing } from '../errors.ts';
 import type { NodeSettings } from '../node-settings.ts';
-import type { IndexSnapshot, SearchIndex } from '../search-index.ts';
+import type { IndexSnapshot, SearchedIndex } from '../search-index/index-snapshot.ts';
+import { OrderKey } from '../search/order-key.ts';
 import type { SearchRequest } from '../search/request.ts';
 import type { SearchResponse } from '../search/search.ts';
 import { formatTimeValue } from '../time-value.ts';
@@ -24,8 +25,8 @@ export interface Pinning {
   release(targets: readonly IndexSnapshot[]): void;
 }
 
-/** Runs a search over pinned snapshots. */
-export type RunSearch = (targets: readonly IndexSnapshot[], request: SearchRequest) => SearchResponse;
+/** Runs a search over pinned snapshots; with the request's key when the caller keeps it. */
+export type RunSearch = (targets: readonly IndexSnapshot[], request: SearchRequest, key?: OrderKey) => SearchResponse;
 
 interface Context {
   kind: ContextKind;
@@ -36,8 +37,8 @@ interface Context {
   /** Counts the keep-alive's restarts: an expiry queued before the last one is void. */
   armed: number;
   openedAt: number;
-  /** A scroll's request, and how many hits it has handed out. */
-  scroll?: { request: SearchRequest; returned: number };
+  /** A scroll's request with its key (every batch is the same sort under the same query), and how many hits it has handed out. */
+  scroll?: { request: SearchRequest; key: OrderKey; returned: number };
   /** Counted against the node's cap (a user's context, not the node's own). */
   capped: boolean;
 }
@@ -99,8 +100,9 @@ export class Cursors {
     }
     // A scroll counts its hits exactly, whatever track_total_hits said (ES does the same).
     const scrolled: SearchRequest = { ...request, trackTotalHits: true };
-    const response = run(targets, scrolled);
-    const context = this.#add('scroll', targets, keepAliveMs, { request: scrolled, returned: response.hits.hits.length });
+    const key = OrderKey.of(scrolled);
+    const response = run(targets, scrolled, key);
+    const context = this.#add('scroll', targets, keepAliveMs, { request: scrolled, key, returned: response.hits.hits.length });
     return { _scroll_id: this.#ids.encode('scroll', context.n), ...response };
   }
 
@@ -108,7 +110,7 @@ export class Cursors {
   nextScroll(id: string, keepAliveMs: number | undefined, run: RunSearch): SearchResponse & { _scroll_id: string } {
     const context = this.#find('scroll', id, keepAliveMs);
     const scroll = context.scroll!;
-    const response = run(context.targets, { ...scroll.request, from: scroll.returned });
+    const response = run(context.targets, { ...scroll.request, from: scroll.returned }, scroll.key);
     scroll.returned += response.hits.hits.length;
     return { _scroll_id: id, ...response };
   }
@@ -132,14 +134,14 @@ export class Cursors {
   }
 
   /** The index is being deleted: contexts over it go (their searches answer "no search context" from now on). */
-  dropIndex(index: SearchIndex): void {
+  dropIndex(index: SearchedIndex): void {
     for (const context of [...this.#open.values()]) {
       if (context.targets.some((target) => target.index === index)) this.#close(context.n, context.kind);
     }
   }
 
   /** Figures for the given indices (all when omitted). */
-  stats(indices?: readonly SearchIndex[]): ContextStats {
+  stats(indices?: readonly SearchedIndex[]): ContextStats {
     const wanted = indices && new Set(indices);
     let shards = 0, scrollShards = 0, pits = 0;
     for (const context of this.#open.values()) {

@@ -9,7 +9,7 @@
  */
 import { compareValues, runValue, WasmArray, type Column, type KeyOrder, type Run } from '../../core/index.ts';
 import { illegalArgument } from '../errors.ts';
-import type { SortPlan } from './sort/plan.ts';
+import type { SortPlan } from './sort/key.ts';
 import { afterScore, MATCH_ALL_SCORE } from './sort/score-key.ts';
 import { firstNotBefore } from '../binary-search.ts';
 

@@ -6,7 +6,7 @@
  * tie-break order (sort/tie-break.ts).
  */
 import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type LaidOutRuns, type MergedPage, type Run, type WasmKernels } from '../../core/index.ts';
-import type { SegmentRef } from './sort/tie-break.ts';
+import type { SegmentRef } from './layout.ts';
 
 /** One segment's sorted input to the merge: its run shape, and the segment position of each entry. */
 export interface MergeInput {

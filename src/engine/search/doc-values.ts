@@ -11,7 +11,7 @@ import { NUMERIC_TYPES } from '../field-types.ts';
 import type { FieldMapping, Mappings } from '../mapping.ts';
 import { globPattern } from '../patterns.ts';
 import { fielddataRefusal } from '../query/metadata-fields.ts';
-import type { IndexSnapshot } from '../search-index.ts';
+import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
 import { forEachValue, type Segment } from '../segments/segment.ts';
 import { MAX_DOCVALUE_FIELDS } from '../settings.ts';
 import type { DocValueField } from './request.ts';

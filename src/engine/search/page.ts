@@ -16,13 +16,14 @@ import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
+import type { SegmentRef } from './layout.ts';
+import { orderName } from './order-key.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import { runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
 import { docKey } from './sort/doc-key.ts';
-import { keyOf, type SortPlan } from './sort/plan.ts';
-import type { SegmentRef } from './sort/tie-break.ts';
+import type { SortPlan } from './sort/key.ts';
 import { upperBound } from '../binary-search.ts';
 
 /**
@@ -147,7 +148,7 @@ export function layoutRank(segments: readonly SegmentRef[], plan: SortPlan, afte
 /** The segment's live positions in order: its `_doc` run. */
 function livePositions(live: LiveSegment, runs: RunCache): Uint32Array {
   const keys = [docKey('asc')];
-  const key = keyOf(keys);
+  const key = orderName(keys.map((k) => k.id));
   return (runs.get(live, key) ?? runs.build(live, key, runSpec(keys, live))).positions.view;
 }
 

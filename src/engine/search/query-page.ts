@@ -21,18 +21,18 @@ import { matchSegment, TooManyClauses, type FieldRun, type SegmentContext } from
 import type { TermStatistics } from '../query/bm25.ts';
 import { readsNow, type Query } from '../query/query.ts';
 import { checkQueryStrings } from '../query/query-string.ts';
-import type { IndexSnapshot } from '../search-index.ts';
+import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
+import type { SegmentRef } from './layout.ts';
+import { inGeneration, orderName, type OrderKey, type RunName } from './order-key.ts';
 import { SORT_WHOLE_RATIO } from './page.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import { runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
 import { numberKey } from './sort/number-key.ts';
-import type { SortKeySource } from './sort/key.ts';
-import { keyOf, type SortPlan } from './sort/plan.ts';
+import type { SortKeySource, SortPlan } from './sort/key.ts';
 import { afterScore, isScore } from './sort/score-key.ts';
-import type { SegmentRef } from './sort/tie-break.ts';
 import { lowerBound } from '../binary-search.ts';
 
 export interface QueryPage {
@@ -60,15 +60,16 @@ export interface QueryPageRequest {
 
 type ReadAs = { map?: Column; offset?: number };
 
-/** One order key of a query's page: a field's (or `_doc`'s) key source, or the score. */
-type OrderKey = { clause: { order: 'asc' | 'desc' }; source?: SortKeySource; score: boolean };
+/** One key of a query's page: a field's (or `_doc`'s) key source, or the score. */
+type PageKey = { clause: { order: 'asc' | 'desc' }; source?: SortKeySource; score: boolean };
 
-export function queryPage(request: QueryPageRequest, segments: readonly SegmentRef[], targets: readonly IndexSnapshot[], plan: SortPlan, runs: RunCache): QueryPage {
+/** @param orderKey names the sort under the request's query: the segments' query runs are kept by it. */
+export function queryPage(request: QueryPageRequest, segments: readonly SegmentRef[], targets: readonly IndexSnapshot[], plan: SortPlan, orderKey: OrderKey, runs: RunCache): QueryPage {
   const { scored, minScore, from, size, after } = request;
   const query = request.query;
   const want = from + size;
   // The order: the plan's clauses, `_score` ones included as real keys; `_score` descending when none.
-  const keys: OrderKey[] = plan.clauses.length > 0 ? plan.clauses.map(({ clause, source }) => ({ clause, source, score: isScore(clause) })) : [{ clause: { order: 'desc' }, score: true }];
+  const keys: PageKey[] = plan.clauses.length > 0 ? plan.clauses.map(({ clause, source }) => ({ clause, source, score: isScore(clause) })) : [{ clause: { order: 'desc' }, score: true }];
   const order: KeyOrder[] = keys.map(({ clause, source, score }) => (score ? { order: clause.order } : source!.order));
   const afterKey: AfterKey | undefined = after && { values: after.map((raw, j) => (keys[j].source ? keys[j].source!.afterValue(raw) : afterScore(raw))), tie: 0 };
   const scoreAt = keys.findIndex((key) => key.score);
@@ -76,10 +77,11 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const scoring = scored || scoreAt >= 0 || minScore !== undefined;
   // Where a query run keeps scores: its `_score` key, or one more array after the keys.
   const runScoreKey = scoreAt >= 0 ? scoreAt : scored ? keys.length : undefined;
-  // Per target: the query, with the filter of the aliases it was reached through, and its runs' key.
+  // Per target: the query, with the filter of the aliases it was reached through, and its runs' name.
+  const runOrder = keys.map(({ clause, source }) => source?.id ?? `_score ${clause.order}`);
   const perTarget = targets.map((target) => {
     const q: Query = target.filter ? { kind: 'bool', must: [query], filter: [target.filter], should: [], mustNot: [], boost: 1 } : query;
-    return { query: q, cacheKey: request.paging === 'sorted_runs' && !readsNow(q) ? queryRunKey(keys, scored, minScore, q) : undefined };
+    return { query: q, cacheKey: request.paging === 'sorted_runs' && !readsNow(q) ? orderKey.queryRun(runOrder, scored, target.filter) : undefined };
   });
 
   if (targets.some((target) => target.shards.length > 0)) shardFailures(targets, () => checkQueryStrings(query));
@@ -89,7 +91,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   let total = 0, maxScore = -Infinity, skipped = 0;
   // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
   const statsByShard = new Map<object, Map<string, TermStatistics>>();
-  const keyByShard = new Map<object, string>();
+  const keyByShard = new Map<object, RunName>();
   const stored: ReadAs[] = keys.map(() => ({}));
   for (const segment of segments) {
     const { live } = segment;
@@ -103,7 +105,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
     let key = cacheKey;
     if (cacheKey !== undefined && scoring) {
       key = keyByShard.get(shard);
-      if (key === undefined) keyByShard.set(shard, (key = `${cacheKey} generation ${shard.generation}`));
+      if (key === undefined) keyByShard.set(shard, (key = inGeneration(cacheKey, shard.generation)));
     }
 
     let run = key === undefined ? undefined : runs.get(live, key);
@@ -145,7 +147,7 @@ interface QuerySearch {
   size: number;
   plan: SortPlan;
   runs: RunCache;
-  keys: OrderKey[];
+  keys: PageKey[];
   order: KeyOrder[];
   afterKey?: AfterKey;
   scoreAt: number;
@@ -158,7 +160,7 @@ interface QuerySearch {
  * page reaches deep into the matches (or starts after a position); otherwise the page's candidates
  * from it, and the run made between requests.
  */
-function collect(search: QuerySearch, segment: SegmentRef, context: SegmentContext, matches: Matches, key: string | undefined, readAs: ReadAs[]): SortedRun | MergeInput | undefined {
+function collect(search: QuerySearch, segment: SegmentRef, context: SegmentContext, matches: Matches, key: RunName | undefined, readAs: ReadAs[]): SortedRun | MergeInput | undefined {
   const { query, scored, scoring, minScore, want, plan, runs, keys, scoreAt, runScoreKey } = search;
   const { live } = segment;
   const m = matchCount(matches);
@@ -194,7 +196,7 @@ function walkBeatsSort(matches: number, count: number): boolean {
  * Elasticsearch's collection in one segment: its best `want` matches (after the position, if any)
  * by top-k over the matches.
  */
-function topInput(segment: SegmentRef, matches: Matches, keys: readonly OrderKey[], readAs: ReadAs[], order: KeyOrder[], afterKey: AfterKey | undefined, want: number, kernels: WasmKernels, scored: boolean): MergeInput {
+function topInput(segment: SegmentRef, matches: Matches, keys: readonly PageKey[], readAs: ReadAs[], order: KeyOrder[], afterKey: AfterKey | undefined, want: number, kernels: WasmKernels, scored: boolean): MergeInput {
   const n = matches.docs.length;
   let spec = matchSpec(keys, segment.live, matches);
   let candidates: Uint32Array | undefined; // indices into the matches, when search_after leaves some out
@@ -245,7 +247,7 @@ function memberTest(matches: Matches, want: number, count: number): (p: number) 
 function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, paging: Paging): FieldRun | undefined {
   if (paging !== 'sorted_runs') return undefined;
   const key = numberKey({ kind: 'field', field, order: 'asc', missing: '_last' });
-  const runKey = keyOf([key]);
+  const runKey = orderName([key.id]);
   const run = runs.get(live, runKey);
   if (!run) {
     runs.schedule(live, runKey, (kernels) => SortedRun.build(kernels, live, runSpec([key], live)));
@@ -253,12 +255,6 @@ function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, pagin
   }
   // The run is kept until the search ends (the cache trims between searches).
   return { positions: () => run.positions.view, values: () => run.keys[0].view };
-}
-
-/** Names a query run: the order's keys, whether hits show scores, `min_score`, and the query. */
-function queryRunKey(keys: readonly OrderKey[], scored: boolean, minScore: number | undefined, query: Query): string {
-  const orderId = keys.map(({ clause, source }) => source?.id ?? `_score ${clause.order}`).join(',');
-  return `query [${orderId}] ${scored ? 'scored' : 'unscored'} ${minScore ?? ''} ${JSON.stringify(query)}`;
 }
 
 /** The segment's live matches (deletes and scores under `min_score` left out). */
@@ -274,7 +270,7 @@ function liveMatches(query: Query, context: SegmentContext, scoring: boolean, mi
 }
 
 /** The order's columns at the matches (index i is match i). */
-function matchSpec(keys: readonly OrderKey[], live: SegmentRef['live'], matches: Matches): RunSpec {
+function matchSpec(keys: readonly PageKey[], live: SegmentRef['live'], matches: Matches): RunSpec {
   return {
     keys: keys.map(({ clause, source, score }) =>
       score ? { column: matches.scores ?? new Float64Array(matches.docs.length), order: { order: clause.order } } : { column: gather(source!.column(live), matches.docs), order: source!.localOrder(live) },

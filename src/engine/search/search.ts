@@ -5,14 +5,16 @@
  * snapshots taken at the start, in one turn of the event loop, so no write can tear a page.
  */
 import { allShardsFailed, badRequest, EsError, illegalArgument, shardFailure } from '../errors.ts';
-import { keptWith, type IndexSnapshot } from '../search-index.ts';
+import { narrowed, type IndexSnapshot } from '../search-index/index-snapshot.ts';
 import type { PageEntry } from './coordinator.ts';
 import { afterKey, checkAfterValues, type AfterKey } from './after.ts';
 import { layoutRank, sortedPage, unsortedPage } from './page.ts';
+import { OrderKey } from './order-key.ts';
 import { queryPage } from './query-page.ts';
 import type { SearchRequest } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { planSort, type SortPlan } from './sort/plan.ts';
+import type { SortPlan } from './sort/key.ts';
+import { planSort } from './sort/plan.ts';
 import { MATCH_ALL_SCORE, shownScore } from './sort/score-key.ts';
 import { segmentsInTieOrder } from './sort/tie-break.ts';
 import type { RawJson } from '../raw-json.ts';
@@ -49,12 +51,13 @@ export interface Hit {
 /** One node, never a failover: every primary is in its first term. */
 const PRIMARY_TERM = 1;
 
-export function search(all: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache): SearchResponse {
+/** @param key the request's {@link OrderKey}, when the caller keeps it (a scroll's batches). */
+export function search(all: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache, key = OrderKey.of(request)): SearchResponse {
   const started = performance.now();
   const targets = request.slice ? sliced(all, request.slice) : all;
   const { from, size } = request;
   const failures: (EsError | undefined)[] = targets.map((t) => (request.scroll !== undefined ? batchCheck(t, size) : windowCheck(t, from, size)));
-  const plan = planSort(request.sort, targets, failures);
+  const plan = planSort(key, targets, failures);
   const readers = fetchChecks(targets, request, failures);
   const shardTotal = targets.reduce((n, t) => n + t.shards.length, 0);
   const failedTargets = targets.filter((_, t) => failures[t]);
@@ -83,7 +86,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   let maxScore: number | null = null;
   try {
     if (usesQueryPage) {
-      const found = queryPage({ query, scored: showsScore, minScore: request.minScore, from, size, paging: request.paging, after: request.after }, segments, targets, plan, runs);
+      const found = queryPage({ query, scored: showsScore, minScore: request.minScore, from, size, paging: request.paging, after: request.after }, segments, targets, plan, key, runs);
       ({ page, scores, total: totalHits, maxScore } = found);
     } else if (size === 0) page = [];
     else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, runs) : from, size, runs);
@@ -115,11 +118,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
 
 /** The shards of a slice, as snapshots of their own, kept with each snapshot so that a slice's batches share their caches. */
 function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; max: number }): IndexSnapshot[] {
-  return targets.map((target) => {
-    // A filtered target shares its snapshot's cache: its slices are its own.
-    const key = `slice:${id}/${max}${target.filter ? ` ${JSON.stringify(target.filter)}` : ''}`;
-    return keptWith(target, key, (): IndexSnapshot => ({ index: target.index, shards: target.shards.filter((shard) => shard.shard % max === id), cache: new Map(), ...(target.filter && { filter: target.filter }) }));
-  });
+  return targets.map((target) => narrowed(target, target.shards.filter((shard) => shard.shard % max === id)));
 }
 
 /**

@@ -6,10 +6,10 @@
  * budget ({@link RunCache.trim}, called after each search and each background build, so a run a
  * search is reading is never freed under it).
  *
- * Runs are keyed by segment and by a run key: the sort's (sort/plan.ts) for a segment's own run, or
- * a query's (query-page.ts) for its sorted matches. Cold shallow pages answer by top-k and
- * {@link RunCache.schedule} the run, which is then built between requests, one segment per slice,
- * each slice a timer that lets pending I/O go first.
+ * Runs are keyed by segment and by a run's name (search/order-key.ts): the order of a sort's keys
+ * for a segment's own run, or that order under a query for its sorted matches (query-page.ts).
+ * Cold shallow pages answer by top-k and {@link RunCache.schedule} the run, which is then built
+ * between requests, one segment per slice, each slice a timer that lets pending I/O go first.
  *
  * A run leaves out its snapshot's deletes, so a segment may need one run per set of deletes: the
  * newest (searches of the latest snapshot), and one for each older snapshot a point in time or a
@@ -23,6 +23,7 @@ import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
 import type { Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { LaidOutMerge } from '../coordinator.ts';
+import type { RunName } from '../order-key.ts';
 import type { MapStore } from '../sort/key.ts';
 import { SortedRun, type RunSpec } from './sorted-run.ts';
 
@@ -51,7 +52,7 @@ const deletesOf = (live: LiveSegment): DeletesId => live.deleted ?? NO_DELETES;
 /** Where a kept run is kept, and when it was last used (eviction goes by that stamp). */
 interface Kept {
   segment: Segment;
-  key: string;
+  key: RunName;
   deletes: DeletesId;
   used: number;
 }
@@ -66,7 +67,7 @@ interface KeptMerge {
 
 interface SegmentEntry {
   /** By run key, the runs for each set of deletes. */
-  runs: Map<string, Map<DeletesId, SortedRun>>;
+  runs: Map<RunName, Map<DeletesId, SortedRun>>;
   maps: Map<string, { version: object; array: WasmArray<Float64Array> }>;
 }
 
@@ -94,7 +95,7 @@ export const MAX_RUNS = 10_000;
 
 interface Pending {
   live: LiveSegment;
-  key: string;
+  key: RunName;
   make: RunMaker;
 }
 
@@ -108,7 +109,7 @@ export class RunCache implements MapStore {
   readonly #dropLater = new Set<Segment>();
   #clock = 0;
   /** Merges laid out for sorted pages, by the segments they read (a snapshot's layout) and run key. */
-  #laidOut = new WeakMap<object, Map<string, KeptMerge>>();
+  #laidOut = new WeakMap<object, Map<RunName, KeptMerge>>();
   /** Runs and maps freed so far: a laid-out merge kept before the latest free may name freed memory. */
   #frees = 0;
   /** Runs made for one search only (an older snapshot's deletes), freed at the next trim. */
@@ -120,7 +121,7 @@ export class RunCache implements MapStore {
   #counters = { evictions: 0, hits: 0, misses: 0, background: 0 };
   #queue: Pending[] = [];
   /** Run keys waiting in the queue, per segment. */
-  #queued = new WeakMap<Segment, Set<string>>();
+  #queued = new WeakMap<Segment, Set<RunName>>();
   /** Segments gone for good: a queued build for one of them is skipped. */
   #dropped = new WeakSet<Segment>();
   #timer: NodeJS.Timeout | undefined;
@@ -138,7 +139,7 @@ export class RunCache implements MapStore {
   ) {}
 
   /** The run of `live`'s segment under `key`, made to match the snapshot's deletes; undefined if none is kept. */
-  get(live: LiveSegment, key: string): SortedRun | undefined {
+  get(live: LiveSegment, key: RunName): SortedRun | undefined {
     const variants = this.#segments.get(live.segment)?.runs.get(key);
     const exact = variants?.get(deletesOf(live));
     if (exact) {
@@ -162,7 +163,7 @@ export class RunCache implements MapStore {
    * since (a free anywhere drops every such merge: they are laid out again on the next search). Its
    * runs count as looked up and used, as the search would have looked each one up.
    */
-  laidOut(segments: object, key: string): LaidOutMerge | undefined {
+  laidOut(segments: object, key: RunName): LaidOutMerge | undefined {
     const byKey = this.#laidOut.get(segments);
     const kept = byKey?.get(key);
     if (!kept) return undefined;
@@ -177,7 +178,7 @@ export class RunCache implements MapStore {
   }
 
   /** Keeps `merge`, laid out from `runs`, for the searches of `segments` under `key`; only if every run is kept here. */
-  keepLaidOut(segments: object, key: string, runs: readonly SortedRun[], merge: LaidOutMerge): void {
+  keepLaidOut(segments: object, key: RunName, runs: readonly SortedRun[], merge: LaidOutMerge): void {
     if (this.#closed) return;
     const records: Kept[] = [];
     for (const run of runs) {
@@ -192,12 +193,12 @@ export class RunCache implements MapStore {
   }
 
   /** Sorts the whole segment now and keeps the run (for a deep page, or index sorting). */
-  build(live: LiveSegment, key: string, spec: RunSpec): SortedRun {
+  build(live: LiveSegment, key: RunName, spec: RunSpec): SortedRun {
     return this.add(live, key, (kernels) => SortedRun.build(kernels, live, spec));
   }
 
   /** Makes the run now and keeps it, as {@link build} does. */
-  add(live: LiveSegment, key: string, make: RunMaker): SortedRun {
+  add(live: LiveSegment, key: RunName, make: RunMaker): SortedRun {
     const run = make(this.kernels);
     if (this.#closed) {
       this.#transient.push(run);
@@ -258,7 +259,7 @@ export class RunCache implements MapStore {
   }
 
   /** Makes the run between requests, unless it is kept by then or its segment is gone. */
-  schedule(live: LiveSegment, key: string, make: RunMaker): void {
+  schedule(live: LiveSegment, key: RunName, make: RunMaker): void {
     if (this.#closed || this.limitBytes <= 0 || this.#queue.length >= MAX_PENDING_BUILDS) return;
     if (this.#dropped.has(live.segment)) return;
     let queued = this.#queued.get(live.segment);
@@ -409,7 +410,7 @@ export class RunCache implements MapStore {
     else for (const resolve of this.#idle.splice(0)) resolve();
   }
 
-  #keep(run: SortedRun, segment: Segment, key: string, deletes: DeletesId): SortedRun {
+  #keep(run: SortedRun, segment: Segment, key: RunName, deletes: DeletesId): SortedRun {
     const runs = this.#entry(segment).runs;
     let variants = runs.get(key);
     if (!variants) runs.set(key, (variants = new Map()));
@@ -438,7 +439,7 @@ export class RunCache implements MapStore {
   }
 
   /** Frees the segment's runs under `key` for older deletes than `newest`'s that no one pins. */
-  #forgetUnpinned(segment: Segment, key: string, newest: SortedRun): void {
+  #forgetUnpinned(segment: Segment, key: RunName, newest: SortedRun): void {
     const variants = this.#segments.get(segment)?.runs.get(key);
     if (!variants) return;
     for (const [deletes, run] of variants) {

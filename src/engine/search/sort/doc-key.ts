@@ -8,14 +8,15 @@
  * Both keep the same runs (positions in order), so they share a run key.
  */
 import type { Direction } from '../../../core/index.ts';
+import type { SegmentRef } from '../layout.ts';
+import { keyName } from '../order-key.ts';
 import type { SortKeySource } from './key.ts';
-import type { SegmentRef } from './tie-break.ts';
 import { afterNumber } from './after-value.ts';
 
 export function docKey(order: Direction): SortKeySource {
   const keyOrder = { order };
   return {
-    id: JSON.stringify(['doc', order]),
+    id: keyName('doc', order),
     order: keyOrder,
     column: (live) => live.segment.positions(),
     localOrder: () => keyOrder,
@@ -33,7 +34,7 @@ export function shardDocKey(order: Direction, shardIndex: (t: number, shard: num
   const keyOrder = { order };
   const offset = ({ target, shard, live }: SegmentRef) => shardIndex(target, shard) * SHARD_DOC_SHIFT + live.base;
   return {
-    id: JSON.stringify(['doc', order]),
+    id: keyName('doc', order),
     order: keyOrder,
     column: (live) => live.segment.positions(),
     localOrder: () => keyOrder,

@@ -3,11 +3,15 @@
  * position, ordered by {@link SortKeySource.localOrder}: that is what top-k and sorted runs sort.
  * Across segments, stored values are read through a map and an offset ({@link SortKeySource.readAs},
  * the kernels' run-key rule in src/core/order.ts) and compare by {@link SortKeySource.order}.
+ *
+ * A sort's keys together, as plan.ts plans them from its clauses, are its {@link SortPlan}.
  */
 import type { Column, KeyOrder } from '../../../core/index.ts';
 import type { Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard/shard-snapshot.ts';
-import type { SegmentRef } from './tie-break.ts';
+import type { SegmentRef } from '../layout.ts';
+import type { RunName } from '../order-key.ts';
+import type { SortClause } from '../request.ts';
 
 /** Wasm-resident maps from segment-local values to values that compare across segments. */
 export interface MapStore {
@@ -16,7 +20,7 @@ export interface MapStore {
 }
 
 export interface SortKeySource {
-  /** Identifies how this key orders a segment: part of a sorted run's key. */
+  /** Names how this key orders a segment (order-key.ts's `keyName`): part of a sorted run's name. */
   readonly id: string;
   /** How stored values compare across every segment of the search. */
   readonly order: KeyOrder;
@@ -36,4 +40,28 @@ export interface SortKeySource {
    * Throws the client's error for a value of the wrong type.
    */
   afterValue(value: unknown): number;
+}
+
+export interface SortPlan {
+  /**
+   * False when the hits come in the search's layout order (shard order, then ordinal order): under
+   * match_all, when nothing but `_score` clauses and a final `_shard_doc` ascending sort them.
+   */
+  keyed: boolean;
+  /** Hits carry a `sort` array (ES: when sorted by anything but `_score` alone). */
+  byField: boolean;
+  /** A `_score` clause is present, so hits carry their score. */
+  tracksScore: boolean;
+  /** The clauses in request order, each with its key source (none for `_score`: it orders nothing under match_all). */
+  clauses: readonly { clause: SortClause; source?: SortKeySource }[];
+  /** The kernel keys, in clause order. */
+  keys: SortKeySource[];
+  /** Names the order of the keys: segments keep their sorted runs under it. */
+  runKey: RunName;
+  /** Every key compares across segments as stored (no keyword map, no `_doc` offset). */
+  asStored: boolean;
+  /** How the keys compare across segments. */
+  order(): KeyOrder[];
+  /** The hit's `sort` array; `score` stands for its `_score` clauses. */
+  values(segment: SegmentRef, local: number, score: number): unknown[];
 }

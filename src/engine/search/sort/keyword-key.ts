@@ -6,16 +6,17 @@
  * when the global ordinals change) turns them into global ones as the kernels read them.
  */
 import type { KeyOrder } from '../../../core/index.ts';
-import type { IndexSnapshot } from '../../search-index.ts';
+import { SnapshotCache, type IndexSnapshot } from '../../search-index/index-snapshot.ts';
 import type { TermsLineage } from '../../segments/merge.ts';
 import type { KeywordColumn, Segment } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard/shard-snapshot.ts';
+import { keyName } from '../order-key.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { afterTerm } from './after-value.ts';
 import { lowerBound } from '../../terms.ts';
 import { modeOf } from './mode.ts';
-import { carriedThroughMerge, carryOf, coversMost, OrdinalsWarmup, sortOrdinals, type OrdinalsCarry, type SortOrdinals } from './sort-ordinals.ts';
+import { carriedThroughMerge, carryOf, coversMost, OrdinalsWarmup, sortOrdinals, type KeywordOrdinals, type OrdinalsCarry } from './sort-ordinals.ts';
 
 /** Global ordinals built during one search, by field, so that every key on a field shares one (and one map). */
 export type OrdinalsMemo = Map<string, KeywordOrdinals>;
@@ -32,7 +33,7 @@ export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[
     return column?.kind === 'keyword' ? column : undefined;
   };
   return {
-    id: JSON.stringify(['keyword', clause.field, clause.order, clause.missing, mode]),
+    id: keyName('keyword', clause.field, clause.order, clause.missing, mode),
     get order(): KeyOrder {
       return { order: clause.order, missing: standIn(clause.missing, global().ordinals.ordinalOf) };
     },
@@ -67,20 +68,14 @@ function localOrdinal(terms: readonly string[], term: string): number {
   return terms[at] === term ? at : at - 0.5;
 }
 
-export interface KeywordOrdinals {
-  ordinals: SortOrdinals;
-  /** The dictionary index of target t's segment, -1 when it has no such column. */
-  at(t: number, segment: Segment): number;
-}
-
 /**
  * Global ordinals of a keyword field over every segment of the search, kept with the snapshot when
  * the search has one target (the common case); and extended from the ones an earlier snapshot of
  * the index left ({@link carryOrdinals}, sort-ordinals.ts), since a refresh adds a segment or two.
  */
 function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): KeywordOrdinals {
-  const cacheKey = `ordinals:${field}`, carryKey = carryKeyOf(field);
-  if (targets.length === 1 && targets[0].cache.has(cacheKey)) return targets[0].cache.get(cacheKey) as KeywordOrdinals;
+  const kept = targets.length === 1 ? targets[0].cache.ordinals.get(field) : undefined;
+  if (kept) return kept;
   const segments: { t: number; segment: Segment; column: KeywordColumn }[] = [];
   targets.forEach((target, t) => {
     for (const shard of target.shards) {
@@ -102,21 +97,15 @@ function keywordOrdinals(field: string, targets: readonly IndexSnapshot[]): Keyw
     },
   };
   if (targets.length === 1) {
-    targets[0].cache.set(cacheKey, result);
-    targets[0].cache.set(carryKey, carryOf(dictionaries, ordinals));
+    targets[0].cache.ordinals.set(field, result);
+    targets[0].cache.carries.set(field, carryOf(dictionaries, ordinals));
   }
   return result;
 }
 
-const carryKeyOf = (field: string) => `ordinals-carry:${field}`;
-const warmupKeyOf = (field: string) => `ordinals-warmup:${field}`;
-
 /** What a snapshot's cache has to build a field's ordinals from: a carry, or a warm-up, finished now if it is not yet. */
-function carriedOf(cache: Map<string, unknown>, field: string): OrdinalsCarry | undefined {
-  const carry = cache.get(carryKeyOf(field)) as OrdinalsCarry | undefined;
-  if (carry) return carry;
-  const warmup = cache.get(warmupKeyOf(field)) as OrdinalsWarmup | undefined;
-  return warmup?.carry();
+function carriedOf(cache: SnapshotCache, field: string): OrdinalsCarry | undefined {
+  return cache.carries.get(field) ?? cache.warmups.get(field)?.carry();
 }
 
 /**
@@ -125,13 +114,13 @@ function carriedOf(cache: Map<string, unknown>, field: string): OrdinalsCarry | 
  * terms as well ({@link carriedThroughMerge}): a merged dictionary is as large as its parts, and
  * placing its terms one by one among the old ones held a search after the merge for 20–30 ms.
  */
-export function carryOrdinals(previous: ReadonlyMap<string, unknown> | undefined, lineage?: ReadonlyMap<string, TermsLineage>): Map<string, unknown> {
-  const cache = new Map<string, unknown>();
-  for (const [key, value] of previous ?? []) {
-    if (key.startsWith('ordinals-warmup:')) cache.set(key, value);
-    if (!key.startsWith('ordinals-carry:')) continue;
-    const merged = lineage?.get(key.slice('ordinals-carry:'.length));
-    cache.set(key, (merged && carriedThroughMerge(value as OrdinalsCarry, merged)) ?? value);
+export function carryOrdinals(previous: SnapshotCache | undefined, lineage?: ReadonlyMap<string, TermsLineage>): SnapshotCache {
+  const cache = new SnapshotCache();
+  if (!previous) return cache;
+  for (const [field, warmup] of previous.warmups) cache.warmups.set(field, warmup);
+  for (const [field, carry] of previous.carries) {
+    const merged = lineage?.get(field);
+    cache.carries.set(field, (merged && carriedThroughMerge(carry, merged)) ?? carry);
   }
   return cache;
 }
@@ -158,11 +147,12 @@ export function ordinalsWarmups(snapshot: IndexSnapshot): OrdinalsWarmup[] {
   }
   const warmups: OrdinalsWarmup[] = [];
   for (const [field, dictionaries] of fields) {
-    const known = (snapshot.cache.get(carryKeyOf(field)) ?? snapshot.cache.get(warmupKeyOf(field))) as Pick<OrdinalsCarry, 'dictionaries'> | undefined;
+    const { cache } = snapshot;
+    const known = cache.carries.get(field) ?? cache.warmups.get(field);
     if (known && coversMost(dictionaries, known)) continue;
     const warmup = new OrdinalsWarmup(dictionaries);
-    snapshot.cache.delete(carryKeyOf(field));
-    snapshot.cache.set(warmupKeyOf(field), warmup);
+    cache.carries.delete(field);
+    cache.warmups.set(field, warmup);
     warmups.push(warmup);
   }
   return warmups;

@@ -7,6 +7,7 @@ import { badRequest } from '../../errors.ts';
 import { parseDate } from '../../mapping.ts';
 import type { NumberColumn } from '../../segments/segment.ts';
 import type { LiveSegment } from '../../shard/shard-snapshot.ts';
+import { keyName } from '../order-key.ts';
 import type { FieldClause } from '../request.ts';
 import type { SortKeySource } from './key.ts';
 import { afterNumber } from './after-value.ts';
@@ -17,13 +18,14 @@ const AS_STORED = Object.freeze({});
 
 export function numberKey(clause: FieldClause): SortKeySource {
   const mode = modeOf(clause);
-  const order: KeyOrder = { order: clause.order, missing: numberMissing(clause) };
+  const missing = numberMissing(clause);
+  const order: KeyOrder = { order: clause.order, missing };
   const values = (live: LiveSegment) => {
     const column = live.segment.columns.get(clause.field);
     return column?.kind === 'number' ? pick(column, mode) : undefined;
   };
   return {
-    id: JSON.stringify(['number', clause.field, clause.order, order.missing, mode]),
+    id: keyName('number', clause.field, clause.order, missing, mode),
     order,
     asStored: true,
     column: (live) => values(live) ?? new Float64Array(live.segment.count).fill(NaN),
@@ -39,7 +41,7 @@ export function numberKey(clause: FieldClause): SortKeySource {
   };
 }
 
-function numberMissing(clause: FieldClause): KeyOrder['missing'] {
+function numberMissing(clause: FieldClause): NonNullable<KeyOrder['missing']> {
   const { missing } = clause;
   if (missing === '_last' || missing === '_first' || typeof missing === 'number') return missing;
   // Dates may stand in as date strings; other numbers as numeric strings.

@@ -1,99 +1,38 @@
 /**
- * Turns sort clauses into what the phases use: kernel keys, one {@link SortKeySource} per clause that
- * orders anything (numbers, keywords, `_doc`, `_shard_doc`; `_score` orders nothing under match_all), the run key
- * that names their order, and each hit's `sort` array. The tie-break after the keys is in
- * tie-break.ts.
+ * Turns sort clauses into what the phases use (a {@link SortPlan}): kernel keys, one
+ * {@link SortKeySource} per clause that orders anything (numbers, keywords, `_doc`, `_shard_doc`;
+ * `_score` orders nothing under match_all), the run key that names their order, and each hit's
+ * `sort` array. The tie-break after the keys is in tie-break.ts.
  */
 import type { KeyOrder } from '../../../core/index.ts';
 import { badRequest, EsError, illegalArgument, notSupported } from '../../errors.ts';
 import { sortFamily, type SortFamily } from '../../field-types.ts';
 import { fielddataRefusal, isMetadataField } from '../../query/metadata-fields.ts';
-import type { IndexSnapshot } from '../../search-index.ts';
+import type { IndexSnapshot } from '../../search-index/index-snapshot.ts';
+import { orderName, type OrderKey } from '../order-key.ts';
 import type { FieldClause, SortClause } from '../request.ts';
 import { docKey, shardDocKey } from './doc-key.ts';
-import type { SortKeySource } from './key.ts';
+import type { SortKeySource, SortPlan } from './key.ts';
 import { keywordKey, type OrdinalsMemo } from './keyword-key.ts';
 import { numberKey } from './number-key.ts';
 import { isScore, MATCH_ALL_SCORE } from './score-key.ts';
-import { shardPlaces, type SegmentRef } from './tie-break.ts';
-
-export interface SortPlan {
-  /**
-   * False when the hits come in the search's layout order (shard order, then ordinal order): under
-   * match_all, when nothing but `_score` clauses and a final `_shard_doc` ascending sort them.
-   */
-  keyed: boolean;
-  /** Hits carry a `sort` array (ES: when sorted by anything but `_score` alone). */
-  byField: boolean;
-  /** A `_score` clause is present, so hits carry their score. */
-  tracksScore: boolean;
-  /** The clauses in request order, each with its key source (none for `_score`: it orders nothing under match_all). */
-  clauses: readonly { clause: SortClause; source?: SortKeySource }[];
-  /** The kernel keys, in clause order. */
-  keys: SortKeySource[];
-  /** Names the order of the keys: segments keep their sorted runs under it. */
-  runKey: string;
-  /** Every key compares across segments as stored (no keyword map, no `_doc` offset). */
-  asStored: boolean;
-  /** How the keys compare across segments. */
-  order(): KeyOrder[];
-  /** The hit's `sort` array; `score` stands for its `_score` clauses. */
-  values(segment: SegmentRef, local: number, score: number): unknown[];
-}
+import { shardPlaces } from './tie-break.ts';
 
 /**
  * @param failures receives, per target, the error that fails all its shards (unmapped or
  *   unsortable field); such targets must be left out of the search.
  */
-export function planSort(clauses: readonly SortClause[], targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): SortPlan {
+export function planSort(key: OrderKey, targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): SortPlan {
   // A search of one index keeps its plan with the snapshot: the same sort is planned once per
   // refresh. Only a plan that failed nothing is kept (a field mapped later must stop failing).
-  if (targets.length !== 1 || failures[0] !== undefined) return plan(clauses, targets, failures);
-  const key = planKeys.get(clauses) ?? keyed(clauses);
-  const kept = targets[0].cache.get(key) as SortPlan | undefined;
+  if (targets.length !== 1 || failures[0] !== undefined) return plan(key.clauses, targets, failures);
+  const { plans } = targets[0].cache;
+  const kept = plans.get(key.sort);
   if (kept) return kept;
-  const planned = plan(clauses, targets, failures);
-  if (failures[0] === undefined) targets[0].cache.set(key, planned);
+  const planned = plan(key.clauses, targets, failures);
+  if (failures[0] === undefined) plans.set(key.sort, planned);
   return planned;
 }
-
-/**
- * The names of lists of clauses seen: a search read once and served again (a URI kept by the HTTP
- * layer, a scroll's batches) brings the same list, whose name is then not built again. Held weakly,
- * by the lists themselves, and the same for every snapshot: it depends on the clauses alone.
- */
-const planKeys = new WeakMap<readonly SortClause[], string>();
-
-function keyed(clauses: readonly SortClause[]): string {
-  const key = planKey(clauses);
-  planKeys.set(clauses, key);
-  return key;
-}
-
-/**
- * The kept plan's name: every field of every clause, strings with their length before them so that
- * no two lists of clauses share a name. (`JSON.stringify` of the clauses, and hashing its longer
- * text, took a twentieth of a shallow page's search.)
- */
-function planKey(clauses: readonly SortClause[]): string {
-  let key = 'sort:';
-  for (const clause of clauses) {
-    if (clause.kind !== 'field') {
-      key += `${clause.kind} ${clause.order};`;
-      continue;
-    }
-    const { field, order, missing, unmappedType = '', mode = '' } = clause;
-    const given = typeof missing === 'number' ? `n${missing}` : `s${missing.length}:${missing}`;
-    key += `field ${order} ${field.length}:${field} ${given} ${unmappedType.length}:${unmappedType} ${mode};`;
-  }
-  return key;
-}
-
-/** The fields {@link planKey} names: a field added to a clause and not named there fails to compile. */
-const KEYED = ['kind', 'order', 'field', 'missing', 'unmappedType', 'mode'] as const;
-type ClauseField<C> = C extends unknown ? keyof C : never;
-const everyClauseField: Exclude<ClauseField<SortClause>, (typeof KEYED)[number]> extends never ? true : never = true;
-void everyClauseField;
 
 function plan(clauses: readonly SortClause[], targets: readonly IndexSnapshot[], failures: (EsError | undefined)[]): SortPlan {
   const ordinals: OrdinalsMemo = new Map();
@@ -114,7 +53,7 @@ function plan(clauses: readonly SortClause[], targets: readonly IndexSnapshot[],
     tracksScore: clauses.some(isScore),
     clauses: planned,
     keys,
-    runKey: keyOf(keys),
+    runKey: orderName(keys.map((k) => k.id)),
     asStored: keys.every((key) => key.asStored === true),
     order: () => keys.map((k) => k.order),
     values: (segment, local, score) => {
@@ -126,11 +65,6 @@ function plan(clauses: readonly SortClause[], targets: readonly IndexSnapshot[],
       return values;
     },
   };
-}
-
-/** The run key of an order given by its key sources. */
-export function keyOf(keys: readonly SortKeySource[]): string {
-  return `[${keys.map((k) => k.id).join(',')}]`;
 }
 
 /** The field's sort family across targets; marks targets where it cannot be sorted on. */

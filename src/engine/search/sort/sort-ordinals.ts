@@ -14,6 +14,7 @@
  * stand-in) is placed by {@link SortOrdinals.ordinalOf}: strictly between its neighbours'.
  */
 import type { TermsLineage } from '../../segments/merge.ts';
+import type { Segment } from '../../segments/segment.ts';
 import { compareTerms, globalOrdinals, lowerBound, ordinalsMerge, unitOrderHolds } from '../../terms.ts';
 import { gallop } from '../../binary-search.ts';
 
@@ -25,6 +26,13 @@ export interface SortOrdinals {
   readonly maps: readonly Float64Array[];
   /** A term's ordinal if a dictionary holds it; for any other term, a value strictly between its neighbours'. */
   ordinalOf(term: string): number;
+}
+
+/** The global ordinals of a keyword field over every segment of a search, and where each segment's dictionary is among them. */
+export interface KeywordOrdinals {
+  ordinals: SortOrdinals;
+  /** The dictionary index of target t's segment, -1 when it has no such column. */
+  at(t: number, segment: Segment): number;
 }
 
 /**

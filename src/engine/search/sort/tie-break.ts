@@ -6,28 +6,13 @@
  * position in the run, and a run keeps equal keys in position order, so laying runs out in this
  * order is the whole rule.
  */
-import { keptWith, type IndexSnapshot } from '../../search-index.ts';
-import type { LiveSegment } from '../../shard/shard-snapshot.ts';
+import type { IndexSnapshot } from '../../search-index/index-snapshot.ts';
+import type { Layout } from '../layout.ts';
 import type { SearchRequest } from '../request.ts';
-
-/** A segment of the search, with the target and shard it belongs to. */
-export interface SegmentRef {
-  target: number;
-  shard: number;
-  live: LiveSegment;
-}
-
-/** The segments of a search in tie-break order, and how many live documents they hold. */
-export interface Layout {
-  segments: readonly SegmentRef[];
-  liveCount: number;
-  /** Kept with a lone target's snapshot: every search of it gets these same `segments`, so what is worked out from them can be kept too. */
-  shared: boolean;
-}
 
 /** Every segment of the targets that take part (not failed), in tie-break order; kept with a lone target's snapshot. */
 export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean): Layout {
-  if (targets.length === 1 && !failed(0)) return keptWith(targets[0], 'layout', (): Layout => ({ ...layOut(targets, failed), shared: true }));
+  if (targets.length === 1 && !failed(0)) return (targets[0].cache.layout ??= { ...layOut(targets, failed), shared: true });
   return { ...layOut(targets, failed), shared: false };
 }
 
