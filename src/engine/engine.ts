@@ -303,10 +303,10 @@ export class Engine {
     });
     const touched = touchedBy(batches.filter((_, b) => failures[b] === undefined));
     if (refresh === 'true') {
-      await Promise.all([...touched].map(([index, shards]) => index.refreshInPasses(shards)));
+      await Promise.all([...touched].map(([index, shards]) => index.scheduler.refreshInPasses(shards)));
       for (const item of items) if (!(item instanceof EsError)) item.forced_refresh = true;
     } else if (refresh === 'wait_for') {
-      await Promise.all([...touched].map(([index, shards]) => index.waitForRefresh(shards)));
+      await Promise.all([...touched].map(([index, shards]) => index.scheduler.waitForRefresh(shards)));
     }
     return items;
   }
@@ -350,7 +350,7 @@ export class Engine {
    */
   async forceMerge(targets: SearchIndex[], goal: ForceMergeGoal, flush: boolean): Promise<SearchIndex[]> {
     for (const index of targets) {
-      await index.forceMerge(goal);
+      await index.scheduler.forceMerge(goal);
       if (flush) await this.#flusher.flush(index).catch(refusedWrite(index.name));
     }
     return targets;
@@ -371,8 +371,8 @@ export class Engine {
     const index = this.resolveOne(indexName);
     routing = this.#documentRouting(indexName, index, routing);
     // ES's `refresh=true` refreshes the document's shard first.
-    if (refresh) index.refresh([index.shardOf(id, routing).number]);
-    const found = realtime ? index.location(id, routing) : index.refreshedLocation(id, routing);
+    if (refresh) index.scheduler.refresh([index.writes.shardOf(id, routing).number]);
+    const found = realtime ? index.writes.location(id, routing) : index.writes.refreshedLocation(id, routing);
     if (!found) return undefined;
     const doc = this.sources.load(index.uuid, found.shard.number, found.location.seq);
     return doc && { index, shard: found.shard.number, seq: found.location.seq, doc };
@@ -440,14 +440,14 @@ export class Engine {
   /** Makes every write so far visible to searches at once (start-up, tests). */
   refresh(expression?: string, options?: IndicesOptions): SearchIndex[] {
     const targets = this.resolve(expression, options);
-    for (const index of targets) index.refresh();
+    for (const index of targets) index.scheduler.refresh();
     return targets;
   }
 
   /** ES's `_refresh`: {@link refresh}, with large write buffers sealed a slice at a time between other requests. */
   async refreshInPasses(expression?: string, options?: IndicesOptions): Promise<SearchIndex[]> {
     const targets = this.resolve(expression, options);
-    await Promise.all(targets.map((index) => index.refreshInPasses()));
+    await Promise.all(targets.map((index) => index.scheduler.refreshInPasses()));
     return targets;
   }
 

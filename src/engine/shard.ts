@@ -11,7 +11,7 @@
  *   publishes the merged segment in their place, as Lucene's merges run beside searches;
  * - commit-points.ts: the published segments as storage keeps them.
  *
- * When these run is the index's to decide (search-index.ts).
+ * When these run is the index's to decide (search-index/index-scheduler.ts).
  */
 import type { IndexFamily } from './field-types.ts';
 import type { ForceMergeGoal } from './segments/merge-policy.ts';

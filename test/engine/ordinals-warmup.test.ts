@@ -58,7 +58,7 @@ describe('sort ordinals warm-up', () => {
       id += size;
       engine.refresh('merges');
       if (part < 8) page('merges', 0);
-      await index.merged();
+      await index.scheduler.merged();
     }
     const snapshot = index.snapshot();
     const dictionaries = snapshot.shards[0].segments.map((live) => (live.segment.columns.get('tag') as { terms: readonly string[] }).terms);

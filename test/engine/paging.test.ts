@@ -179,7 +179,7 @@ async function runCase(engine: Engine, kernels: WasmKernels, budget: number, nam
     /** A refresh, and the merges it sets off (they run in the background: the model merges at once). */
     const refresh = async () => {
       engine.refresh(name);
-      await engine.resolveOne(name).merged();
+      await engine.resolveOne(name).scheduler.merged();
       model.refresh();
       const index = engine.resolveOne(name);
       const layout = index.shards.map((shard) => shard.snapshot.segments.map((live): [number, number] => [live.segment.count, live.deletedCount]));

@@ -76,7 +76,7 @@ describe('sorted runs', () => {
     for (let batch = 0; batch < 20; batch++) {
       await engine.write(docs(batch * 50, batch * 50 + 50));
       engine.refresh('r');
-      await engine.resolveOne('r').merged();
+      await engine.resolveOne('r').scheduler.merged();
       deep();
       expect(kernels.inUse().blocks).toBe(expectedBlocks(engine));
     }

@@ -79,9 +79,9 @@ export class Flusher {
     const done = before.catch(() => {}).then(async () => {
       if (index.closed) return;
       // Sealed a slice at a time; then at once whatever came in the last pass, so the point holds every applied write.
-      await index.refreshInPasses([shard.number]);
+      await index.scheduler.refreshInPasses([shard.number]);
       if (index.closed) return;
-      index.refresh([shard.number]);
+      index.scheduler.refresh([shard.number]);
       const { point, added, dropped, ops } = shard.commitPoint();
       const numbers = new Map(point.segments.map((s) => [s.segment, s.number]));
       const blobs = await Promise.all(added.map(async (segment) => ({ number: numbers.get(segment)!, bytes: await this.#encode(segment) })));

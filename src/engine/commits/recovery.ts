@@ -32,7 +32,7 @@ export function recoverIndex(store: DocStore, meta: IndexMeta, index: SearchInde
         continue;
       }
       const { seq, doc: stored } = doc.value;
-      const problem = index.restore(shard.number, seq, stored);
+      const problem = index.writes.restore(shard.number, seq, stored);
       if (problem) console.error(`deeppage: [${meta.name}][${stored.id}] restored without sort values: ${problem.reason}`);
       if (++done % 10_000 === 0) progress?.(meta.name, done, total);
       doc = docs.next();

@@ -10,7 +10,8 @@
  */
 import type { DocStore, DocWrite } from '../../store/doc-store.ts';
 import { EsError } from '../errors.ts';
-import type { Planned, SearchIndex, WriteResult } from '../search-index.ts';
+import type { SearchIndex } from '../search-index.ts';
+import type { Planned, WriteResult, WrittenIndex } from '../search-index/index-writes.ts';
 import type { Sources } from '../sources.ts';
 import { storageFailure } from './storage-failure.ts';
 
@@ -193,13 +194,13 @@ export class WriteBatches {
     switch (op.action) {
       case 'index':
       case 'create':
-        return index.index(op.id ?? generateId(), op.source, op.action, batch, op.routing, op.sent);
+        return index.writes.index(op.id ?? generateId(), op.source, op.action, batch, op.routing, op.sent);
       case 'delete':
-        return index.delete(op.id, batch, op.routing);
+        return index.writes.delete(op.id, batch, op.routing);
       case 'update': {
-        const found = index.plannedLocation(op.id, op.routing);
+        const found = index.writes.plannedLocation(op.id, op.routing);
         const current = found && this.sources.load(index.uuid, found.shard.number, found.location.seq);
-        return index.update(op.id, current && (JSON.parse(current.source) as Record<string, unknown>), { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, batch, op.routing);
+        return index.writes.update(op.id, current && (JSON.parse(current.source) as Record<string, unknown>), { doc: op.doc, upsert: op.docAsUpsert ? op.doc : op.upsert }, batch, op.routing);
       }
     }
   }
@@ -209,24 +210,24 @@ export class WriteBatches {
     for (const planned of plans) {
       const { index } = planned;
       if (index.closed) continue;
-      const replaced = index.apply(planned);
+      const replaced = index.writes.apply(planned);
       if (replaced?.segment) this.sources.retire(index.uuid, planned.shard, replaced.seq, index.shards[planned.shard].snapshot.generation);
     }
-    const byIndex = new Map<SearchIndex, Planned[]>();
+    const byIndex = new Map<WrittenIndex, Planned[]>();
     for (const planned of plans) {
       const { index } = planned;
       const list = byIndex.get(index);
       if (list) list.push(planned);
       else byIndex.set(index, [planned]);
     }
-    for (const [index, planned] of byIndex) index.unstage(batch, planned);
+    for (const [index, planned] of byIndex) index.writes.unstage(batch, planned);
   }
 
   /** A batch of this epoch failed: everything planned so far is forgotten (once). */
   #discard(epoch: number): void {
     if (epoch !== this.#epoch) return;
     this.#epoch++;
-    for (const index of this.targets.all()) index.discardPlanned();
+    for (const index of this.targets.all()) index.writes.discardPlanned();
     for (const index of this.#created) this.targets.forget(index);
     this.#created.clear();
   }
