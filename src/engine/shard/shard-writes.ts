@@ -4,6 +4,7 @@
  * writes, planned and applied. Writes land here at once, so GET is real time, as in Elasticsearch;
  * searches see them once a refresh (shard.ts) seals the buffer and publishes the deletes.
  */
+import { firstNotBefore } from '../binary-search.ts';
 import type { DocValues } from '../mapping.ts';
 import { IdFilter } from '../segments/id-filter.ts';
 import { idHash } from '../segments/ids.ts';
@@ -218,13 +219,7 @@ export class ShardWrites {
     }
     const segments = this.shard.snapshot.segments;
     // Seqs ascend through the segments in layout order: the last segment starting at or before seq.
-    let lo = 0, hi = segments.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (segments[mid].segment.seqs[0] <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    const live = segments[lo - 1];
+    const live = segments[firstNotBefore(0, segments.length, (s) => segments[s].segment.seqs[0] <= seq) - 1];
     const local = live ? live.segment.localOfSeq(seq) : -1;
     if (local < 0 || this.deletes.isDeleted(live, local)) return;
     this.#docCount--;
