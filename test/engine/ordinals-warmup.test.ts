@@ -1,9 +1,10 @@
 /**
- * Sort ordinals warmed after a refresh (search-index.ts, keyword-key.ts): the index numbers its
- * keyword fields' terms a step per pass of the event loop once a snapshot has nothing to build them
- * from, and keyword sorts give the same pages whether they come before the warm-up ends (they finish
- * it), after it, or after later refreshes (they extend it). A background merge carries the
- * ordinals through: the snapshot it publishes numbers the merged segment's terms already.
+ * Sort ordinals warmed after a refresh (search-index/snapshot-warmers.ts, keyword-key.ts): the
+ * index numbers its keyword fields' terms a step per pass of the event loop once a snapshot has
+ * nothing to build them from, and keyword sorts give the same pages whether they come before the
+ * warm-up ends (they finish it), after it, or after later refreshes (they extend it). A background
+ * merge carries the ordinals through: the snapshot it publishes numbers the merged segment's terms
+ * already.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';

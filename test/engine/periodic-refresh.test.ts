@@ -1,7 +1,7 @@
 /**
- * The periodic refresh (search-index.ts): it seals one shard per pass of the event loop, so that no
- * callback holds the loop for every shard's work, and publishes them to searches once, at its end;
- * `refresh=wait_for` writers are answered once their writes are visible.
+ * The periodic refresh (search-index/index-scheduler.ts): it seals one shard per pass of the event
+ * loop, so that no callback holds the loop for every shard's work, and publishes them to searches
+ * once, at its end; `refresh=wait_for` writers are answered once their writes are visible.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
