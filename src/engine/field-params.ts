@@ -10,6 +10,7 @@
  * checkFieldParams('tag', 'keyword', { type: 'keyword', doc_values: false }) // 400: not supported yet
  * checkFieldParams('tag', 'keyword', { type: 'keyword', foo: 1 })            // 400: unknown parameter [foo] on mapper [tag] of type [keyword]
  */
+import { nodeBooleanOf } from './booleans.ts';
 import { badRequest, illegalArgument } from './errors.ts';
 import type { FieldType } from './field-types.ts';
 import { isObject } from './patterns.ts';
@@ -17,9 +18,10 @@ import { isObject } from './patterns.ts';
 /** Whether a value of the parameter changes nothing here. */
 type NoEffect = (value: unknown) => boolean;
 
-const flag = (wanted: boolean): NoEffect => (value) => value === wanted || value === String(wanted);
+/** A flag parameter (ES reads them with `XContentMapValues.nodeBooleanValue`, booleans.ts) set to `wanted`. */
+const flag = (wanted: boolean): NoEffect => (value) => nodeBooleanOf(value) === wanted;
 /** A flag whose value changes only when ES does work, never what a request answers (`eager_global_ordinals`). */
-const anyFlag: NoEffect = (value) => typeof value === 'boolean' || value === 'true' || value === 'false';
+const anyFlag: NoEffect = (value) => nodeBooleanOf(value) !== undefined;
 const oneOf = (...values: unknown[]): NoEffect => (value) => values.includes(value);
 const unset: NoEffect = (value) => value === null;
 const emptyObject: NoEffect = (value) => isObject(value) && Object.keys(value).length === 0;

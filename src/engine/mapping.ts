@@ -3,6 +3,7 @@
  * the first value seen, as Elasticsearch does. Fields are kept flat by dotted path; `properties`
  * nesting exists only in the JSON form that clients send and read.
  */
+import { documentBoolean, nodeBooleanOf } from './booleans.ts';
 import { badRequest, EsError, illegalArgument } from './errors.ts';
 import { checkFieldParams } from './field-params.ts';
 import { FIELD_TYPES, type FieldType } from './field-types.ts';
@@ -238,8 +239,8 @@ export class Mappings {
     }
     // An object's `dynamic` applies below it; the same as the whole mapping's, it changes nothing.
     if (dynamic !== undefined && parseDynamic(dynamic) !== this.dynamic) throw illegalArgument(`[dynamic] on object field [${path}] other than the mappings' own is not supported by deeppage yet`);
-    if (enabled !== undefined && enabled !== true && enabled !== 'true') throw illegalArgument(`[enabled] false on object field [${path}] is not supported by deeppage yet`);
-    if (subobjects !== undefined && subobjects !== true && subobjects !== 'true') throw illegalArgument(`[subobjects] false on object field [${path}] is not supported by deeppage yet`);
+    if (enabled !== undefined && nodeBooleanOf(enabled) !== true) throw illegalArgument(`[enabled] false on object field [${path}] is not supported by deeppage yet`);
+    if (subobjects !== undefined && nodeBooleanOf(subobjects) !== true) throw illegalArgument(`[subobjects] false on object field [${path}] is not supported by deeppage yet`);
   }
 
   /** An object mapped with no fields (yet): a concrete value there is an error, and it shows in the mappings. */
@@ -313,7 +314,7 @@ function ignoreAbove(name: string, value: unknown, strict: boolean): number {
 /** `_source` is taken only where it changes nothing: every document keeps its whole source. */
 function checkRootParams(body: Record<string, unknown>): void {
   const source = body._source;
-  if (source !== undefined && !(isObject(source) && Object.entries(source).every(([key, value]) => key === 'enabled' && (value === true || value === 'true')))) {
+  if (source !== undefined && !(isObject(source) && Object.entries(source).every(([key, value]) => key === 'enabled' && nodeBooleanOf(value) === true))) {
     throw illegalArgument('[_source] other than {"enabled": true} is not supported by deeppage yet: every document keeps its whole source');
   }
 }
@@ -380,10 +381,10 @@ export function parseValue(field: FieldMapping, value: unknown): number | string
       const term = String(value);
       return field.ignoreAbove !== undefined && term.length > field.ignoreAbove ? null : term;
     }
-    case 'boolean':
-      if (value === true || value === 'true') return 1;
-      if (value === false || value === 'false' || value === '') return 0;
-      return undefined;
+    case 'boolean': {
+      const flag = documentBoolean(value);
+      return flag === undefined ? undefined : Number(flag);
+    }
     case 'date':
       return parseDate(value);
     default:
@@ -428,10 +429,12 @@ function isSubfield(fields: Map<string, FieldMapping>, path: string): boolean {
   return parent?.fields?.[path.slice(dot + 1)] !== undefined;
 }
 
+/** `strict`, or a flag read as ES's ObjectMapper reads it (`nodeBooleanValue`, booleans.ts). */
 function parseDynamic(value: unknown): Dynamic {
-  const text = String(value);
-  if (text === 'true' || text === 'false' || text === 'strict') return text;
-  throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
+  if (value === 'strict') return value;
+  const dynamic = nodeBooleanOf(value);
+  if (dynamic === undefined) throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
+  return dynamic ? 'true' : 'false';
 }
 
 /** The proper parents of a dotted path: `a.b.c` → `a`, `a.b`. */

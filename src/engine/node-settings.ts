@@ -4,6 +4,7 @@
  */
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
+import { parseBoolean } from './booleans.ts';
 import { parseByteSize } from './byte-size.ts';
 import { illegalArgument } from './errors.ts';
 import { timeValueMs } from './time-value.ts';
@@ -70,13 +71,13 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
         settings.breakerTotalLimitBytes = heapSize(name, value);
         break;
       case 'indices.breaker.total.use_real_memory':
-        if (boolean(value) !== true) throw illegalArgument(`[${name}] set to [false] is not supported by deeppage: its parent breaker accounts the heap in use`);
+        if (!parseBoolean(value)) throw illegalArgument(`[${name}] set to [false] is not supported by deeppage: its parent breaker accounts the heap in use`);
         break;
       case 'reindex.remote.whitelist':
         settings.reindexRemoteWhitelist = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
         break;
       case 'xpack.security.enabled':
-        settings.securityEnabled = boolean(value);
+        settings.securityEnabled = parseBoolean(value);
         break;
       case 'xpack.security.authc.file.path':
         settings.credentialsFile = value;
@@ -86,12 +87,6 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
     }
   }
   return settings;
-}
-
-/** ES's booleans are the words `true` and `false`, nothing else. */
-function boolean(value: string): boolean {
-  if (value !== 'true' && value !== 'false') throw illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
-  return value === 'true';
 }
 
 function count(name: string, value: string): number {

@@ -84,6 +84,9 @@ export async function ndjsonBody(c: Context, api: NdjsonApi = 'bulk'): Promise<N
   return parseNdjsonInPasses(bytes, api);
 }
 
+/** The URI parameters that may carry a request's body instead of it, as ES allows for GETs. */
+export const BODY_SOURCE_PARAMS = ['source', 'source_content_type'];
+
 /**
  * Bodies may also come in the `source` parameter (with `source_content_type`), as ES allows for GETs.
  * Undefined at once for a request with neither (most searches are GETs without one), a promise of

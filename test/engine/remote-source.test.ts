@@ -242,6 +242,17 @@ describe('reading from a remote', () => {
     expect(requests[1].body).toBe('{"query":{"bool":{"filter":[{"range":{"n":{"gte":2}}}]}},"_source":{"includes":["n","m.*"],"excludes":[]}}');
   });
 
+  it('sends the _source filter as ES read it (search-source.ts): each key replaces its list, false is false', async () => {
+    const bodies: string[] = [];
+    for (const given of [{ include: ['a'], includes: 'b', excludes: ['c'] }, false, 'n']) {
+      const { port, requests } = await remote(elasticsearch(DOCS));
+      const source = await openRemoteSource(info(port), { indices: ['src'], size: 10, source: given });
+      await source.close();
+      bodies.push(JSON.parse(requests[1].body)._source);
+    }
+    expect(bodies).toEqual([{ includes: ['b'], excludes: ['c'] }, false, { includes: ['n'], excludes: [] }]);
+  });
+
   it('lets headers the user gives win over the client’s own', async () => {
     const { port, requests } = await remote(elasticsearch(DOCS));
     const source = await openRemoteSource(info(port, { username: 'u', password: 'p', headers: { Authorization: 'ApiKey abc' } }), { indices: ['src'], size: 10 });

@@ -67,6 +67,9 @@ describe('sorted runs over HTTP', () => {
     // The readable size is ES's, cut rather than rounded, as breaker messages and _cat write it.
     expect(human.memory_size).toBe(formatByteSize(human.memory_size_in_bytes));
     expect(Object.keys(human).indexOf('memory_size')).toBe(Object.keys(human).indexOf('memory_size_in_bytes') - 1);
+    // `human` is a flag as every other (RestRequest.paramAsBoolean): false leaves sizes raw, another word is refused.
+    expect((await t.json('GET', '/_nodes/stats?human=false')).body.nodes[id].indices.sorted_runs.memory_size).toBeUndefined();
+    expect((await t.json('GET', '/_nodes/stats?human=yes')).status).toBe(400);
     expect(Object.keys((await t.json('GET', '/books/_stats?level=shards')).body.indices.books.shards)).toEqual(t.engine.resolve('books')[0].shards.map((s) => String(s.number)));
   });
 

@@ -43,7 +43,7 @@ describe('search: what each hit carries', () => {
     expect(Object.keys(dune)).toEqual(['_index', '_id', '_version', '_seq_no', '_primary_term', '_score', '_source', 'sort']);
     expect(Object.keys(byId(res)['2'])).toEqual(['_index', '_id', '_version', '_seq_no', '_primary_term', '_score', '_routing', '_source', 'sort']);
     // The same hits through the generic writer (filter_path), and from the URI.
-    const filtered = await t.json('GET', '/books/_search?version=true&seq_no_primary_term&filter_path=hits.hits');
+    const filtered = await t.json('GET', '/books/_search?version=true&seq_no_primary_term=true&filter_path=hits.hits');
     expect(Object.keys(hitsOf(filtered)[0])).toEqual(['_index', '_id', '_version', '_seq_no', '_primary_term', '_score', '_source']);
     expect(hitsOf(await t.json('POST', '/books/_search?version=false', { version: true })).every((hit) => hit._version === undefined)).toBe(true);
     expectError(await t.json('GET', '/books/_search?version=yes'), 400, 'illegal_argument_exception', 'Failed to parse value [yes] as only [true] or [false] are allowed.');

@@ -150,6 +150,13 @@ describe('tasks routes', () => {
     }
   });
 
+  it("reads a role selector's value as Booleans.parseBoolean(value, true): blank adds, another word is refused", async () => {
+    const task = tasks.start(REINDEX, 'role', untilAborted);
+    const res = await call('GET', `/_tasks?nodes=${encodeURIComponent('master:false,data:')}&group_by=none`);
+    expect(res.body.tasks.map((t: Json) => t.id)).toContain(Number(task.taskId.split(':')[1]));
+    expectError(await call('GET', '/_tasks?nodes=data:yes'), 400, 'illegal_argument_exception', 'Failed to parse value [yes] as only [true] or [false] are allowed.');
+  });
+
   it('filters by parent task id, refusing a malformed one', async () => {
     tasks.start(REINDEX, 'no parent', untilAborted);
     expect((await call('GET', `/_tasks?parent_task_id=${NODE}:1`)).body).toEqual({ nodes: {} });

@@ -21,9 +21,11 @@
  *   await source.close();
  * }
  */
+import { isBooleanValue, parseBoolean } from '../booleans.ts';
 import { EsError, illegalArgument } from '../errors.ts';
 import { isObject } from '../patterns.ts';
 import { timeValueMs } from '../time-value.ts';
+import { sourceFromBody } from '../request/search-source.ts';
 import type { HitSource, SourceHit } from './hit-source.ts';
 import { formEncode, javaJson } from './java-text.ts';
 import { JSON_TYPE, RemoteClient, RemoteStatusError, TEXT_TYPE, type Call, type RemoteClientOptions, type Reply } from './remote-client.ts';
@@ -141,21 +143,11 @@ function clearScrollCall(scrollId: string, version: number): Call {
   return { method: 'DELETE', path: '/_search/scroll', params: [], body };
 }
 
-/** `_source` as ES's `FetchSourceContext` writes it, or undefined when none was given. */
+/** `_source` read as ES reads it (search-source.ts) and written as its `FetchSourceContext` writes itself, or undefined when none was given. */
 function fetchSource(given: unknown): string | undefined {
   if (given === undefined || given === null) return undefined;
-  if (given === false) return 'false';
-  const includes: string[] = [];
-  const excludes: string[] = [];
-  const patterns = (value: unknown) => (Array.isArray(value) ? value : [value]).map(String);
-  if (typeof given === 'string' || Array.isArray(given)) includes.push(...patterns(given));
-  else if (isObject(given)) {
-    for (const [key, value] of Object.entries(given)) {
-      if (key === 'includes' || key === 'include') includes.push(...patterns(value));
-      else if (key === 'excludes' || key === 'exclude') excludes.push(...patterns(value));
-    }
-  }
-  return JSON.stringify({ includes, excludes });
+  const filter = sourceFromBody(given);
+  return filter === false ? 'false' : JSON.stringify({ includes: filter.includes, excludes: filter.excludes });
 }
 
 /** The sort as `sort=field:order,…`: ES sends field sorts only, and sorts by `_doc` when none is given. */
@@ -332,8 +324,8 @@ function searchResponse(reply: Reply): SearchResponse {
     if (root.error !== undefined) {
       return { timedOut: false, scrollId: null, total: 0, hits: [], failures: [{ index: null, shard: null, node: null, reason: remoteThrowable(root.error) }] };
     }
-    const timedOut = root.timed_out === true || root.timed_out === 'true';
-    if (!timedOut && root.timed_out !== false && root.timed_out !== 'false') throw new ShapeError('Failed to build [search_response] after last required field arrived');
+    if (!isBooleanValue(root.timed_out)) throw new ShapeError('Failed to build [search_response] after last required field arrived');
+    const timedOut = parseBoolean(String(root.timed_out));
     const scrollId = optional(root._scroll_id, 'string', '_scroll_id') ?? null;
     const hits = root.hits === undefined ? undefined : object(root.hits, 'hits');
     const shards = root._shards === undefined ? undefined : object(root._shards, '_shards');

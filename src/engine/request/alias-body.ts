@@ -4,7 +4,8 @@
  * rest. Filters are query DSL, parsed here so that the engine gets a query it can run.
  */
 import type { AliasAction, AliasProps } from '../aliases/alias.ts';
-import { badRequest, validationFailed } from '../errors.ts';
+import { bodyBoolean } from '../booleans.ts';
+import { badRequest, EsError, validationFailed } from '../errors.ts';
 import { isObject } from '../patterns.ts';
 import { parseQueryDsl } from './query-dsl.ts';
 import { tokenName } from './request-values.ts';
@@ -103,10 +104,14 @@ function stringField(fields: Record<string, unknown>, name: string, where: strin
   throw badRequest('x_content_parse_exception', `[${where}] ${name} doesn't support values of type: ${tokenName(value)}`);
 }
 
+/** A flag read with `parser.booleanValue()` (booleans.ts); its parser wraps what fails in one error naming the field. */
 function booleanField(fields: Record<string, unknown>, name: string, where: string): boolean | undefined {
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === 'false') return value === 'true';
-  throw badRequest('x_content_parse_exception', `[${where}] failed to parse field [${name}]`);
+  const failed = (cause?: EsError) => badRequest('x_content_parse_exception', `[${where}] failed to parse field [${name}]`, undefined, cause);
+  try {
+    return bodyBoolean(value, () => failed());
+  } catch (e) {
+    throw e instanceof EsError && e.type === 'illegal_argument_exception' ? failed(e) : e;
+  }
 }

@@ -10,8 +10,9 @@
 import type { Engine } from '../engine.ts';
 import type { SourceFilter } from '../search/request.ts';
 import { sourceOf } from '../search/source-filter.ts';
-import { booleanParam, commaList, notSupported } from './request-values.ts';
-import { sourceFromParams } from './search-source.ts';
+import { booleanParam } from '../booleans.ts';
+import { commaList, notSupported } from './request-values.ts';
+import { SOURCE_PARAMS, sourceFromParams } from './search-source.ts';
 
 type Params = Record<string, string | undefined>;
 
@@ -19,9 +20,7 @@ type Params = Record<string, string | undefined>;
  * The URI parameters of a read. `preference` picks among copies of the shard, and one node holds one
  * copy: it changes nothing here.
  */
-export const GET_PARAMS = [
-  'realtime', 'refresh', 'routing', 'preference', '_source', '_source_includes', '_source_excludes', 'stored_fields', 'force_synthetic_source',
-];
+export const GET_PARAMS = ['realtime', 'refresh', 'routing', 'preference', ...SOURCE_PARAMS, 'stored_fields', 'force_synthetic_source'];
 
 /** How a read sees its shard: in real time (the default) or as its last refresh left it; `refresh` refreshes it first. */
 export interface GetOptions {
@@ -49,11 +48,8 @@ export type GetAnswer =
 
 /** `realtime`, `refresh`, and `force_synthetic_source`, of which only `false` is supported (the source is stored). */
 export function getOptions(query: Params): GetOptions {
-  if (query.force_synthetic_source !== undefined && booleanParam(query.force_synthetic_source)) throw notSupported('[force_synthetic_source=true]');
-  return {
-    realtime: query.realtime === undefined || booleanParam(query.realtime),
-    refresh: query.refresh !== undefined && booleanParam(query.refresh),
-  };
+  if (booleanParam(query.force_synthetic_source, false)) throw notSupported('[force_synthetic_source=true]');
+  return { realtime: booleanParam(query.realtime, true), refresh: booleanParam(query.refresh, false) };
 }
 
 export function getFields(query: Params): GetFields {

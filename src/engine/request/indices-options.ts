@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import type { SearchScope } from '../engine.ts';
+import { nodeBoolean } from '../booleans.ts';
 import { badRequest, illegalArgument } from '../errors.ts';
 import { STRICT_EXPAND_OPEN, type IndicesOptions } from '../index-names.ts';
 import { NODE_ID } from '../node.ts';
@@ -44,17 +45,10 @@ export function indicesOptions(query: Params, defaults: Readonly<IndicesOptions>
       else if (state !== 'closed') throw illegalArgument(`No valid expand wildcard value [${state}]`);
     }
   }
-  options.ignoreUnavailable = optionBoolean('ignore_unavailable', query.ignore_unavailable, options.ignoreUnavailable);
-  options.allowNoIndices = optionBoolean('allow_no_indices', query.allow_no_indices, options.allowNoIndices);
+  // ES reads these as `XContentMapValues.nodeBooleanValue` with a default: blank keeps the default.
+  options.ignoreUnavailable = nodeBoolean(query.ignore_unavailable, 'ignore_unavailable', options.ignoreUnavailable);
+  options.allowNoIndices = nodeBoolean(query.allow_no_indices, 'allow_no_indices', options.allowNoIndices);
   return options;
-}
-
-/** ES reads these as `XContentMapValues.nodeBooleanValue`: blank keeps the default. */
-function optionBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value.trim() === '') return fallback;
-  if (value === 'true' || value === 'false') return value === 'true';
-  const cause = illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
-  throw badRequest('illegal_argument_exception', `Could not convert [${name}] to boolean`, undefined, cause);
 }
 
 /**

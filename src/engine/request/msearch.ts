@@ -11,9 +11,11 @@
  * const { responses } = await msearch(engine, 'books', {}, [{}, { query: { match: { title: 'fox' } } }, { index: 'authors' }, { size: 1 }]);
  * // [{ took, timed_out, _shards, hits }, { took, timed_out, _shards, hits }]
  */
+import { hasText, nodeBoolean, parseBoolean } from '../booleans.ts';
 import type { Engine } from '../engine.ts';
 import { badRequest, EsError, illegalArgument, toEsError, validationFailed } from '../errors.ts';
 import { isObject } from '../patterns.ts';
+import { javaString } from '../reindex/java-text.ts';
 import type { SearchResponse } from '../search/search.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions, searchScope } from './indices-options.ts';
 import { commaList, intParam, tokenName } from './request-values.ts';
@@ -137,26 +139,26 @@ function readHeader(header: Record<string, unknown>, defaults: Params, pathIndex
         params[name] = value === null ? undefined : String(value);
         break;
       case 'request_cache':
-        params[name] = String(namedBoolean(key, value));
+        params[name] = String(nodeBoolean(value, key));
         break;
       case 'allow_partial_search_results':
         // ES reads this one as `nodeBooleanValue(value, null)`, so its failure names `null`.
-        params[name] = String(namedBoolean('null', value));
+        params[name] = String(nodeBoolean(value, 'null'));
         break;
       case 'ccs_minimize_roundtrips':
-        params[name] = String(javaBoolean(value));
+        params[name] = String(parseBoolean(javaString(value)));
         break;
       case 'expand_wildcards':
         if (value !== null) params[name] = Array.isArray(value) ? value.join(',') : String(value);
         break;
       case 'ignore_unavailable':
       case 'allow_no_indices':
-        // Blank keeps the request's value (Booleans.parseBoolean with a default).
-        if (value !== null && String(value).trim() !== '') params[name] = String(value);
+        // Blank keeps the request's value (nodeBooleanValue with a default, read by indicesOptions below).
+        if (value !== null && hasText(javaString(value))) params[name] = javaString(value);
         break;
       case 'ignore_throttled':
         // Only frozen indices are throttled, and deeppage has none: either value reads the same indices.
-        if (value !== null && String(value).trim() !== '') namedBoolean('ignore_throttled', value);
+        nodeBoolean(value, 'ignore_throttled', false);
         break;
       default:
         throw illegalArgument(`key [${key}] is not supported in the metadata section`);
@@ -171,22 +173,6 @@ function readHeader(header: Record<string, unknown>, defaults: Params, pathIndex
 function indexExpression(value: unknown): string | undefined {
   const expression = Array.isArray(value) ? value.join(',') : String(value);
   return commaList(expression).length > 0 ? expression : undefined;
-}
-
-/** Java's `Booleans.parseBoolean`: only `true` and `false`. */
-function javaBoolean(value: unknown): boolean {
-  const text = String(value);
-  if (text === 'true' || text === 'false') return text === 'true';
-  throw illegalArgument(`Failed to parse value [${text}] as only [true] or [false] are allowed.`);
-}
-
-/** XContentMapValues.nodeBooleanValue(value, name): {@link javaBoolean}, its failure wrapped in one naming the key. */
-function namedBoolean(name: string, value: unknown): boolean {
-  try {
-    return javaBoolean(value);
-  } catch (cause) {
-    throw badRequest('illegal_argument_exception', `Could not convert [${name}] to boolean`, undefined, cause as EsError);
-  }
 }
 
 /** The item's response, or what failed it. */

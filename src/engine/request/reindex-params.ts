@@ -11,7 +11,8 @@ import { isObject } from '../patterns.ts';
 import { parseRemoteInfo, queryJson, type RemoteInfo } from '../reindex/remote-info.ts';
 import { DEFAULT_BATCH, DEFAULT_KEEP_ALIVE_MS, type ReindexRequest } from '../reindex/reindex-request.ts';
 import { timeValueMs } from '../time-value.ts';
-import { bodyInt, booleanParam, intParam, notSupported, tokenName } from './request-values.ts';
+import { booleanParam } from '../booleans.ts';
+import { bodyInt, intParam, notSupported, tokenName } from './request-values.ts';
 import { parseQueryDsl } from './query-dsl.ts';
 import { sourceFromBody } from './search-source.ts';
 
@@ -59,7 +60,7 @@ export function parseReindexRequest(query: Params, body: unknown): ReindexReques
     dest: dest!,
     ...(maxDocs !== undefined && { maxDocs }),
     conflicts,
-    refresh: query.refresh !== undefined && (query.refresh === 'wait_for' || booleanParam(query.refresh)),
+    refresh: booleanParam(query.refresh, false),
     slices,
     requestsPerSecond: parseRequestsPerSecond(query.requests_per_second),
     keepAliveMs: query.scroll !== undefined ? timeValueMs('scroll', query.scroll) : DEFAULT_KEEP_ALIVE_MS,

@@ -11,8 +11,9 @@ import type { Engine } from '../engine.ts';
 import { checkReindex, describeReindex, reindex as runReindex, type ReindexResponse } from '../reindex/reindex.ts';
 import { timeValueMs } from '../time-value.ts';
 import { parseReindexRequest } from './reindex-params.ts';
-import { booleanParam, notSupported } from './request-values.ts';
-import { checkParamNames } from './search-params.ts';
+import { booleanParam } from '../booleans.ts';
+import { notSupported } from './request-values.ts';
+import { checkParamNames, RESPONSE_PARAMS } from './search-params.ts';
 import { activeShardCount } from './write-params.ts';
 
 type Params = Record<string, string | undefined>;
@@ -22,7 +23,7 @@ type Params = Record<string, string | undefined>;
  * (write-params.ts): a timeout and one active copy change nothing on one node; more copies, or a
  * destination that must be an alias, are refused.
  */
-const PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'require_alias', 'scroll', 'slices', 'max_docs', 'conflicts']);
+const PARAMS = new Set([...RESPONSE_PARAMS, 'refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'require_alias', 'scroll', 'slices', 'max_docs', 'conflicts']);
 
 export const REINDEX_ACTION = 'indices:data/write/reindex';
 
@@ -31,10 +32,10 @@ export async function reindex(engine: Engine, params: Params, body: unknown): Pr
   checkParamNames(params, '/_reindex', PARAMS);
   if (params.timeout !== undefined) timeValueMs('timeout', params.timeout);
   if (params.wait_for_active_shards !== undefined) activeShardCount(params.wait_for_active_shards);
-  if (params.require_alias !== undefined && booleanParam(params.require_alias)) throw notSupported('[require_alias=true]');
+  if (booleanParam(params.require_alias, false)) throw notSupported('[require_alias=true]');
   const request = parseReindexRequest(params, body);
   checkReindex(engine, request);
-  const wait = params.wait_for_completion === undefined || booleanParam(params.wait_for_completion);
+  const wait = booleanParam(params.wait_for_completion, true);
   const task = engine.tasks.start<ReindexResponse>(REINDEX_ACTION, describeReindex(request), (running) => runReindex(engine, request, running), { store: !wait });
   if (wait) return task.done;
   // The outcome is kept with the task; nothing waits for the promise here.

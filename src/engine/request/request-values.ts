@@ -1,8 +1,9 @@
 /**
  * How ES reads single values out of a request. URI parameters are strings parsed strictly, as
- * Java does (`Integer.parseInt`, `Booleans.parseBoolean`); body values are JSON coerced leniently,
- * as ES's XContent parser does (`"10"` and `10.7` are both the int 10). Every parameter parser in
- * src/engine/request goes through these, so the error strings exist once.
+ * Java does (`Integer.parseInt`); body values are JSON coerced leniently, as ES's XContent parser
+ * does (`"10"` and `10.7` are both the int 10). Every parameter parser in src/engine/request goes
+ * through these, so the error strings exist once. Booleans, read four ways, have a module of their
+ * own (../booleans.ts).
  */
 import { badRequest, illegalArgument, parsingError, type EsError } from '../errors.ts';
 
@@ -36,13 +37,6 @@ export function intParam(name: string, value: string): number {
 export function floatParam(name: string, value: string): number {
   if (!NUMERIC_STRING.test(value)) throw illegalArgument(`Failed to parse float parameter [${name}] with value [${value}]`);
   return Math.fround(Number(value));
-}
-
-/** A URI boolean parameter, as `RestRequest.paramAsBoolean`: a bare `?flag` means true. */
-export function booleanParam(value: string): boolean {
-  if (value === '' || value === 'true') return true;
-  if (value === 'false') return false;
-  throw illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
 }
 
 /**

@@ -13,7 +13,8 @@ import { illegalArgument, validationFailed } from '../errors.ts';
 import { isObject } from '../patterns.ts';
 import type { SearchResponse } from '../search/search.ts';
 import { timeValueMs } from '../time-value.ts';
-import { booleanParam, commaList, tokenName } from './request-values.ts';
+import { booleanParam } from '../booleans.ts';
+import { commaList, tokenName } from './request-values.ts';
 import { checkParamNames, RESPONSE_PARAMS } from './search-params.ts';
 
 type Params = Record<string, string | undefined>;
@@ -29,7 +30,7 @@ export function scroll(engine: Engine, params: Params, body?: unknown, path = '/
   if (id === undefined) throw validationFailed(['scrollId is missing']);
   const keepAlive = params.scroll ?? given.scroll;
   const response = engine.scroll(id, keepAlive === undefined ? undefined : timeValueMs('scroll', keepAlive));
-  const asInt = params.rest_total_hits_as_int !== undefined && booleanParam(params.rest_total_hits_as_int);
+  const asInt = booleanParam(params.rest_total_hits_as_int, false);
   return asInt ? totalAsInt(response) : response;
 }
 

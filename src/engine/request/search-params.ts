@@ -15,11 +15,12 @@ import { timeValueMs } from '../time-value.ts';
 import { isObject } from '../patterns.ts';
 import { searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../search/request.ts';
 import { INDICES_OPTIONS_PARAMS } from './indices-options.ts';
-import { booleanParam, bodyFloat, bodyInt, commaList, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
+import { bodyBoolean, booleanParam, isBoolean, optionalBooleanParam, parseBoolean } from '../booleans.ts';
+import { bodyFloat, bodyInt, commaList, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
 import { parseQueryDsl } from './query-dsl.ts';
 import { parseQueryString } from './query-string.ts';
 import { sortFromBody, sortFromParam } from './search-sort.ts';
-import { sourceFromBody, sourceFromParams } from './search-source.ts';
+import { SOURCE_PARAMS, sourceFromBody, sourceFromParams } from './search-source.ts';
 
 type Params = Record<string, string | undefined>;
 
@@ -55,7 +56,7 @@ export const URI_QUERY_PARAMS = ['q', ...QUERY_STRING_PARAMS];
 
 /** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
 const READ_PARAMS = [
-  'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll',
+  'from', 'size', 'sort', ...SOURCE_PARAMS, 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll',
   'track_scores', 'q', ...QUERY_STRING_PARAMS, 'version', 'seq_no_primary_term', 'explain', 'timeout', 'stored_fields', 'docvalue_fields',
   'allow_partial_search_results', 'search_type',
 ];
@@ -96,7 +97,7 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
     if (stray.length > 0) throw illegalArgument(`request [${path}] contains parameters [${stray.join(', ')}] but missing query string parameter 'q'.`);
   }
 
-  const restTotalHitsAsInt = query.rest_total_hits_as_int !== undefined && booleanParam(query.rest_total_hits_as_int);
+  const restTotalHitsAsInt = booleanParam(query.rest_total_hits_as_int, false);
   // A bound on the count would make an int total a lie, so ES forbids it and counts exactly by default.
   if (restTotalHitsAsInt && typeof given.trackTotalHits === 'number') {
     throw illegalArgument(`[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${given.trackTotalHits}`);
@@ -111,7 +112,7 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (trackTotalHits !== undefined) request.trackTotalHits = trackTotalHits;
   if (query.paging !== undefined) request.paging = pagingParam(query.paging);
   if (given.after !== undefined) request.after = given.after;
-  if (query.track_scores !== undefined) request.trackScores = booleanParam(query.track_scores);
+  if (query.track_scores !== undefined) request.trackScores = booleanParam(query.track_scores, false);
   else if (given.trackScores !== undefined) request.trackScores = given.trackScores;
   if (given.pit !== undefined) request.pit = given.pit;
   if (given.minScore !== undefined) request.minScore = given.minScore;
@@ -125,7 +126,8 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
     const sourceNamed = given.storedFields !== false && given.storedFields.includes('_source');
     if (given.source === undefined && !sourceNamed) request.source = false;
   }
-  if (query.allow_partial_search_results !== undefined) request.allowPartial = booleanParam(query.allow_partial_search_results);
+  const allowPartial = optionalBooleanParam(query.allow_partial_search_results);
+  if (allowPartial !== undefined) request.allowPartial = allowPartial;
   validate(request, query, given, hasIndex);
   return request;
 }
@@ -137,7 +139,7 @@ function validate(request: SearchRequest, query: Params, given: Given, hasIndex:
     if (given.trackTotalHits !== undefined && given.trackTotalHits !== true) problems.push('disabling [track_total_hits] is not allowed in a scroll context');
     if (request.from > 0) problems.push('using [from] is not allowed in a scroll context');
     if (request.size === 0) problems.push('[size] cannot be [0] in a scroll context');
-    if (query.request_cache !== undefined && booleanParam(query.request_cache)) problems.push('[request_cache] cannot be used in a scroll context');
+    if (optionalBooleanParam(query.request_cache)) problems.push('[request_cache] cannot be used in a scroll context');
     if (request.after !== undefined) problems.push('[search_after] cannot be used in a scroll context');
   }
   if (request.pit) {
@@ -171,9 +173,7 @@ function readBody(body: unknown, given: Given): void {
         given.query = parseQueryDsl(value);
         break;
       case 'track_scores':
-        // Jackson's booleanValue takes the strings too.
-        if (typeof value !== 'boolean' && value !== 'true' && value !== 'false') throw badRequest('x_content_parse_exception', '[track_scores] failed to parse field value');
-        given.trackScores = value === true || value === 'true';
+        given.trackScores = bodyFlag(key, value);
         break;
       case 'min_score':
         given.minScore = bodyFloat(key, value);
@@ -188,14 +188,14 @@ function readBody(body: unknown, given: Given): void {
         given.pit = pointInTime(value);
         break;
       case 'version':
-        given.version = bodyBoolean(key, value);
+        given.version = bodyFlag(key, value);
         break;
       case 'seq_no_primary_term':
-        given.seqNoPrimaryTerm = bodyBoolean(key, value);
+        given.seqNoPrimaryTerm = bodyFlag(key, value);
         break;
       case 'explain':
       case 'profile':
-        if (bodyBoolean(key, value)) throw notSupported(`[${key}]`);
+        if (bodyFlag(key, value)) throw notSupported(`[${key}]`);
         break;
       case 'timeout':
         // Checked as ES checks it. A search here runs to the end in one step and is never cut
@@ -217,12 +217,12 @@ function readBody(body: unknown, given: Given): void {
   }
 }
 
-/** A body flag, as ES's parser reads one: a boolean or the strings `true` and `false`. */
-function bodyBoolean(key: string, value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === 'false') return value === 'true';
-  if (value !== null && typeof value === 'object') throw unknownKey(key, value);
-  throw badRequest('x_content_parse_exception', `[${key}] failed to parse field value`);
+/**
+ * A body flag, read by SearchSourceBuilder's token loop with `parser.booleanValue()` (booleans.ts);
+ * an object or array falls in the loop's branches that do not know the key.
+ */
+function bodyFlag(key: string, value: unknown): boolean {
+  return bodyBoolean(value, () => (value !== null && typeof value === 'object' ? unknownKey(key, value) : badRequest('x_content_parse_exception', `[${key}] failed to parse field value`)));
 }
 
 /** `stored_fields` in the body: one name or a list (StoredFieldsContext.fromXContent). */
@@ -266,9 +266,10 @@ function readParams(query: Params, given: Given): void {
   if (sort !== undefined) given.sort = [...given.sort, ...sortFromParam(sort)];
   given.source = sourceFromParams(query) ?? given.source;
   if (track !== undefined) given.trackTotalHits = trackTotalHits(track, () => intParam('track_total_hits', track));
-  if (query.version !== undefined) given.version = booleanParam(query.version);
-  if (query.seq_no_primary_term !== undefined) given.seqNoPrimaryTerm = booleanParam(query.seq_no_primary_term);
-  if (query.explain !== undefined && booleanParam(query.explain)) throw notSupported('[explain]');
+  // ES reads these three as `paramAsBoolean(name, null)`: a bare `?version` sets nothing, and unsets the body's.
+  if (query.version !== undefined) given.version = optionalBooleanParam(query.version);
+  if (query.seq_no_primary_term !== undefined) given.seqNoPrimaryTerm = optionalBooleanParam(query.seq_no_primary_term);
+  if (optionalBooleanParam(query.explain)) throw notSupported('[explain]');
   if (query.timeout !== undefined) timeValueMs('timeout', query.timeout);
   if (query.stored_fields !== undefined) given.storedFields = storedFields(commaList(query.stored_fields));
   if (query.docvalue_fields !== undefined) given.docValueFields = [...given.docValueFields, ...commaList(query.docvalue_fields).map((field) => ({ field }))];
@@ -288,7 +289,7 @@ function searchType(value: string): void {
 
 /** The parameters of {@link NO_EFFECT_PARAMS} still get ES's checks of their values. */
 function checkNoEffectParams(query: Params): void {
-  for (const name of ['request_cache', 'typed_keys', 'ccs_minimize_roundtrips']) if (query[name] !== undefined) booleanParam(query[name]!);
+  for (const name of ['request_cache', 'typed_keys', 'ccs_minimize_roundtrips']) booleanParam(query[name], false);
   const bounds: [name: string, min: number, reason: string][] = [
     ['batched_reduce_size', 2, 'batchedReduceSize must be >= 2'],
     ['max_concurrent_shard_requests', 1, 'maxConcurrentShardRequests must be >= 1'],
@@ -305,11 +306,13 @@ function queryStringParam(query: Params): Query {
   const operator = (query.default_operator ?? 'OR').toUpperCase();
   if (operator !== 'AND' && operator !== 'OR') throw illegalArgument(`operator needs to be either [AND, OR], but not [${query.default_operator}]`);
   if (query.analyzer !== undefined && query.analyzer !== 'standard') throw notSupported(`[analyzer] other than [standard]`);
-  if (query.analyze_wildcard !== undefined && booleanParam(query.analyze_wildcard)) throw notSupported('[analyze_wildcard=true]');
+  if (booleanParam(query.analyze_wildcard, false)) throw notSupported('[analyze_wildcard=true]');
+  // `paramAsBoolean("lenient", null)`: a bare `?lenient` leaves the query's default.
+  const lenient = optionalBooleanParam(query.lenient);
   return parseQueryString(query.q!, {
     defaultOperator: operator === 'AND' ? 'and' : 'or',
     ...(query.df !== undefined && { defaultFields: [query.df] }),
-    ...(query.lenient !== undefined && { lenient: booleanParam(query.lenient) }),
+    ...(lenient !== undefined && { lenient }),
   });
 }
 
@@ -339,7 +342,7 @@ export function requestPath(index: string | undefined, api: string): string {
  * not count" and int max "count exactly", so those two come back as booleans.
  */
 function trackTotalHits(value: unknown, readInt: () => number): boolean | number {
-  if (value === 'true' || value === 'false') return value === 'true';
+  if (typeof value === 'string' && isBoolean(value)) return parseBoolean(value);
   const n = readInt();
   if (n < -1) throw illegalArgument(`[track_total_hits] parameter must be positive or equals to -1, got ${n}`);
   if (n === -1) return false;

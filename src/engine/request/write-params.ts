@@ -2,7 +2,8 @@
 import type { RefreshPolicy } from '../engine.ts';
 import { badRequest, illegalArgument } from '../errors.ts';
 import { timeValueMs } from '../time-value.ts';
-import { booleanParam, notSupported } from './request-values.ts';
+import { booleanParam } from '../booleans.ts';
+import { notSupported } from './request-values.ts';
 
 /** ES: `?refresh` and `?refresh=true` refresh at once, `wait_for` waits for the next refresh. */
 export function refreshPolicy(value: string | undefined): RefreshPolicy {
@@ -24,28 +25,34 @@ export function checkCreateOpType(value: string | undefined): void {
 }
 
 /**
- * The URI parameters ES's write APIs (index, create, delete, `_bulk`) take besides `refresh` and
- * `routing`, checked as ES checks them. `timeout` is how long a write waits for its primary, which
- * one node always has; `wait_for_active_shards` up to 1 is always met by that primary. What would
- * need more than deeppage has (more active copies, ingest pipelines, aliases, data streams,
- * optimistic concurrency) is refused rather than ignored.
+ * The URI parameters ES's write APIs (index, create, delete, `_bulk`) take, checked as ES checks
+ * them. `timeout` is how long a write waits for its primary, which one node always has;
+ * `wait_for_active_shards` up to 1 is always met by that primary. What would need more than deeppage
+ * has (more active copies, ingest pipelines, aliases, data streams, optimistic concurrency) is
+ * refused rather than ignored.
  */
-export const WRITE_PARAMS = [
-  'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'pipeline', 'require_alias', 'require_data_stream',
-  'include_source_on_error', 'list_executed_pipelines', 'version', 'version_type', 'if_seq_no', 'if_primary_term',
-];
+const EVERY_WRITE_PARAMS = ['refresh', 'routing', 'timeout', 'wait_for_active_shards'];
+/** What writes that carry a document take besides (index, create, `_bulk`). */
+const DOCUMENT_WRITE_PARAMS = ['pipeline', 'require_alias', 'require_data_stream', 'include_source_on_error', 'list_executed_pipelines'];
+/** Optimistic concurrency control, which a single document's write takes (`_bulk` only per item). */
+const CONCURRENCY_PARAMS = ['version', 'version_type', 'if_seq_no', 'if_primary_term'];
+
+/** Index and create. */
+export const WRITE_PARAMS = [...EVERY_WRITE_PARAMS, ...DOCUMENT_WRITE_PARAMS, ...CONCURRENCY_PARAMS];
+export const BULK_WRITE_PARAMS = [...EVERY_WRITE_PARAMS, ...DOCUMENT_WRITE_PARAMS];
+export const DELETE_PARAMS = [...EVERY_WRITE_PARAMS, ...CONCURRENCY_PARAMS];
 
 export function checkWriteParams(query: Record<string, string | undefined>): void {
-  for (const name of ['version', 'version_type', 'if_seq_no', 'if_primary_term']) {
+  for (const name of CONCURRENCY_PARAMS) {
     if (query[name] !== undefined) throw notSupported(`[${name}] (optimistic concurrency control)`);
   }
   if (query.timeout !== undefined) timeValueMs('timeout', query.timeout);
   if (query.wait_for_active_shards !== undefined) activeShardCount(query.wait_for_active_shards);
   if (query.pipeline !== undefined && query.pipeline !== '_none') throw notSupported('[pipeline] (ingest pipelines)');
   for (const name of ['require_alias', 'require_data_stream', 'list_executed_pipelines']) {
-    if (query[name] !== undefined && booleanParam(query[name]!)) throw notSupported(`[${name}=true]`);
+    if (booleanParam(query[name], false)) throw notSupported(`[${name}=true]`);
   }
-  if (query.include_source_on_error !== undefined && !booleanParam(query.include_source_on_error)) throw notSupported('[include_source_on_error=false]');
+  if (!booleanParam(query.include_source_on_error, true)) throw notSupported('[include_source_on_error=false]');
 }
 
 /** ES's `ActiveShardCount.parseString`: `all` (Infinity here) or a count. */

@@ -7,7 +7,8 @@
  * answer in another format.
  */
 import type { Context } from 'hono';
-import { booleanParam, notSupported } from '../../engine/request/request-values.ts';
+import { booleanParam } from '../../engine/booleans.ts';
+import { notSupported } from '../../engine/request/request-values.ts';
 import { queryOf } from '../request-uri.ts';
 import { PRODUCT_HEADER, send } from '../respond.ts';
 import { rowOrder } from './row-order.ts';
@@ -37,7 +38,7 @@ export function sendTable<R>(c: Context, table: CatTable<R>): Response {
     const at = shown.map(({ column }) => table.columns.indexOf(column));
     return send(c, 200, order.map((row) => Object.fromEntries(shown.map(({ display }, i) => [display, cellText(table.rows[row][at[i]], query.bytes)]))));
   }
-  const verbose = query.v === undefined ? false : booleanParam(query.v);
+  const verbose = booleanParam(query.v, false);
   const shown = shownColumns(table.columns, query);
   const order = rowOrder(table, query.s);
   const columns = shown.map((column) => {

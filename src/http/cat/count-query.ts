@@ -8,12 +8,9 @@ import type { Context } from 'hono';
 import { parsingError } from '../../engine/errors.ts';
 import { isObject } from '../../engine/patterns.ts';
 import type { Query } from '../../engine/search/request.ts';
-import { jsonBodyOrSource } from '../request-body.ts';
+import { BODY_SOURCE_PARAMS, jsonBodyOrSource } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
 import { parseSearchRequest, URI_QUERY_PARAMS } from '../../engine/request/search-params.ts';
-
-/** Where a body may come from besides the request's own. */
-const SOURCE_PARAMS = ['source', 'source_content_type'];
 
 export interface CountQuery {
   query: Query;
@@ -26,11 +23,11 @@ export async function countQuery(c: Context): Promise<CountQuery> {
   if (body === undefined) {
     const params = queryOf(c);
     const given = Object.fromEntries(URI_QUERY_PARAMS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
-    return { query: parseSearchRequest(given, undefined, pathOf(c)).query, params: [...URI_QUERY_PARAMS, ...SOURCE_PARAMS] };
+    return { query: parseSearchRequest(given, undefined, pathOf(c)).query, params: [...URI_QUERY_PARAMS, ...BODY_SOURCE_PARAMS] };
   }
   if (isObject(body)) {
     const extra = Object.keys(body).find((key) => key !== 'query');
     if (extra !== undefined) throw parsingError(`request does not support [${extra}]`);
   }
-  return { query: parseSearchRequest({}, body, pathOf(c)).query, params: SOURCE_PARAMS };
+  return { query: parseSearchRequest({}, body, pathOf(c)).query, params: BODY_SOURCE_PARAMS };
 }

@@ -8,7 +8,7 @@
  * unrecognized parameter: [index]`).
  */
 import type { Context } from 'hono';
-import { booleanParam } from '../../engine/request/request-values.ts';
+import { booleanParam } from '../../engine/booleans.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 
@@ -29,7 +29,7 @@ export interface CatParamNames {
 /** `help`, read first: with it, nothing else of the endpoint's is read. */
 export function helpAsked(c: Context): boolean {
   const help = queryOf(c).help;
-  return help !== undefined && booleanParam(help);
+  return booleanParam(help, false);
 }
 
 /** Refuses unknown names; call once the endpoint has read its own parameters, as ES checks after its handler has. */

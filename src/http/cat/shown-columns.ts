@@ -9,7 +9,8 @@
  * `ts` or `pri` is an error only where it would change something.
  */
 import { globPattern } from '../../engine/patterns.ts';
-import { booleanParam, commaList } from '../../engine/request/request-values.ts';
+import { booleanParam } from '../../engine/booleans.ts';
+import { commaList } from '../../engine/request/request-values.ts';
 import { isTimestampColumn, type Column } from './columns.ts';
 
 type Params = Record<string, string | undefined>;
@@ -21,8 +22,7 @@ export interface ShownColumn<R> {
 }
 
 export function shownColumns<R>(columns: readonly Column<R>[], query: Params): ShownColumn<R>[] {
-  const flag = (name: string, fallback: boolean) => (query[name] === undefined ? fallback : booleanParam(query[name]!));
-  const timestampsKept = (column: Column<R>) => !isTimestampColumn(column) || flag('ts', true);
+  const timestampsKept = (column: Column<R>) => !isTimestampColumn(column) || booleanParam(query.ts, true);
   if (query.h === undefined) return columns.filter((column) => !column.hidden && timestampsKept(column)).map((column) => ({ column, display: column.name }));
 
   const shown: ShownColumn<R>[] = [];
@@ -32,7 +32,7 @@ export function shownColumns<R>(columns: readonly Column<R>[], query: Params): S
     shown.push(found);
     const { sibling, name } = found.column;
     const twin = sibling && columns.find((column) => column.name === `${sibling}.${name}`);
-    if (twin && flag(sibling, false)) shown.push({ column: twin, display: `${sibling}.${found.display}` });
+    if (twin && booleanParam(query[sibling], false)) shown.push({ column: twin, display: `${sibling}.${found.display}` });
   }
   return shown;
 }

@@ -17,7 +17,8 @@ import { parseAliasActions, parseAliasProps } from '../../engine/request/alias-b
 import { errorBody } from '../error-response.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
 import { jsonBody } from '../request-body.ts';
-import { booleanParam, commaList } from '../../engine/request/request-values.ts';
+import { booleanParam } from '../../engine/booleans.ts';
+import { commaList } from '../../engine/request/request-values.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
@@ -30,7 +31,7 @@ function checkParams(c: Context, known: ReadonlySet<string>): Record<string, str
   const query = queryOf(c);
   checkParamNames(query, pathOf(c), known);
   for (const name of ['master_timeout', 'timeout']) if (query[name] !== undefined) timeValueMs(name, query[name]!);
-  if (query.local !== undefined) booleanParam(query.local);
+  booleanParam(query.local, false);
   return query;
 }
 

@@ -12,15 +12,13 @@ import { ndjsonBody } from '../request-body.ts';
 import { sendWithList } from '../respond.ts';
 import { WriteItemJson } from '../write-item-json.ts';
 import { notSupported, tokenName } from '../../engine/request/request-values.ts';
-import { checkWriteParams, refreshPolicy } from '../../engine/request/write-params.ts';
+import { BULK_WRITE_PARAMS, checkWriteParams, refreshPolicy } from '../../engine/request/write-params.ts';
+import { SOURCE_PARAMS } from '../../engine/request/search-source.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 
-/** ES's `_bulk` parameters: those of every write (write-params.ts), and `_source` for update results, which is refused below. */
-const BULK_PARAMS = new Set([
-  ...RESPONSE_PARAMS, 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'pipeline', 'require_alias', 'require_data_stream',
-  'list_executed_pipelines', 'include_source_on_error', '_source', '_source_includes', '_source_excludes',
-]);
+/** ES's `_bulk` parameters: those of its writes (write-params.ts), and `_source` for update results, which is refused below. */
+const BULK_PARAMS = new Set([...RESPONSE_PARAMS, ...BULK_WRITE_PARAMS, ...SOURCE_PARAMS]);
 
 /** About a bulk item's answer in bytes, for sizing the answer's buffer (a short id and index name). */
 const ITEM_BYTES = 200;
@@ -35,7 +33,7 @@ export function bulkRoutes(engine: Engine, slab: Slab): Hono {
     const query = queryOf(c);
     checkParamNames(query, pathOf(c), BULK_PARAMS);
     checkWriteParams(query);
-    const source = ['_source', '_source_includes', '_source_excludes'].find((name) => query[name] !== undefined);
+    const source = SOURCE_PARAMS.find((name) => query[name] !== undefined);
     if (source) throw notSupported(`[${source}] on _bulk (the updated source in update results)`);
     const { actions, indices, ids, written } = startBulk(engine, await ndjsonBody(c), c);
     const results = await written;

@@ -28,7 +28,8 @@ import { SHARDS_COLUMNS } from '../cat/shards-columns.ts';
 import { tableOf } from '../cat/table.ts';
 import { helpText } from '../cat/text-table.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
-import { booleanParam, commaList } from '../../engine/request/request-values.ts';
+import { booleanParam } from '../../engine/booleans.ts';
+import { commaList } from '../../engine/request/request-values.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 
@@ -61,7 +62,7 @@ export function catRoutes(engine: Engine, clusterName = 'deeppage'): Hono {
       // ES's default here is `strictExpand`: closed indices too, of which deeppage has none.
       options = indicesOptions(query);
       if (query.master_timeout !== undefined) timeValueMs('master_timeout', query.master_timeout);
-      if (query.include_unloaded_segments !== undefined) booleanParam(query.include_unloaded_segments);
+      booleanParam(query.include_unloaded_segments, false);
       if (query.health !== undefined) health = parseHealth(query.health);
     }
     checkCatParamNames(c, help, INDICES_PARAMS);
@@ -107,7 +108,7 @@ export function catRoutes(engine: Engine, clusterName = 'deeppage'): Hono {
     const help = helpAsked(c);
     let options: IndicesOptions | undefined;
     if (!help) {
-      if (query.local !== undefined) booleanParam(query.local);
+      booleanParam(query.local, false);
       if (query.master_timeout !== undefined) timeValueMs('master_timeout', query.master_timeout);
       // ES lists the aliases of hidden indices too, unless `expand_wildcards` says otherwise.
       options = indicesOptions(query, STRICT_EXPAND_HIDDEN);

@@ -8,7 +8,8 @@ import type { SearchIndex } from '../../engine/search-index.ts';
 import { RawJson } from '../../engine/raw-json.ts';
 import { timeValueMs } from '../../engine/time-value.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
-import { booleanParam, clusterLevel } from '../../engine/request/request-values.ts';
+import { booleanParam } from '../../engine/booleans.ts';
+import { clusterLevel } from '../../engine/request/request-values.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
@@ -69,7 +70,7 @@ export function clusterRoutes(engine: Engine, clusterName: string): Hono {
     const query = queryOf(c);
     checkParamNames(query, pathOf(c), HEALTH_PARAMS);
     const level = clusterLevel(query.level, 'cluster');
-    for (const name of ['local', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards']) if (query[name] !== undefined) booleanParam(query[name]!);
+    for (const name of ['local', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards']) booleanParam(query[name], false);
     if (query.master_timeout !== undefined) timeValueMs('master_timeout', query.master_timeout);
     const timeoutMs = query.timeout === undefined ? 30_000 : timeValueMs('timeout', query.timeout);
     const options = indicesOptions(query, LENIENT_EXPAND_HIDDEN);

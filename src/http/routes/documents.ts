@@ -7,11 +7,11 @@ import { GET_PARAMS, getDocument, getFields, getOptions, refuseVersionCheck } fr
 import { jsonBodyAndText } from '../request-body.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
-import { checkCreateOpType, checkWriteParams, opType, refreshPolicy, WRITE_PARAMS } from '../../engine/request/write-params.ts';
+import { checkCreateOpType, checkWriteParams, DELETE_PARAMS, opType, refreshPolicy, WRITE_PARAMS } from '../../engine/request/write-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
 
 const INDEX_PARAMS = new Set([...RESPONSE_PARAMS, ...WRITE_PARAMS, 'op_type']);
-const DELETE_PARAMS = new Set([...RESPONSE_PARAMS, 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'version', 'version_type', 'if_seq_no', 'if_primary_term']);
+const DELETE_DOC_PARAMS = new Set([...RESPONSE_PARAMS, ...DELETE_PARAMS]);
 const GET_DOC_PARAMS = new Set([...RESPONSE_PARAMS, ...GET_PARAMS, 'version', 'version_type']);
 
 export function documentRoutes(engine: Engine): Hono {
@@ -60,7 +60,7 @@ export function documentRoutes(engine: Engine): Hono {
   });
 
   app.delete('/:index/_doc/:id', (c) => {
-    checkWrite(c, DELETE_PARAMS);
+    checkWrite(c, DELETE_DOC_PARAMS);
     engine.resolveOne(c.req.param('index'));
     return write(c, { action: 'delete', index: c.req.param('index'), id: c.req.param('id'), routing: queryOf(c).routing });
   });

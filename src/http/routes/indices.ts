@@ -11,7 +11,8 @@ import { timeValueMs } from '../../engine/time-value.ts';
 import { INDICES_OPTIONS_PARAMS, indicesOptions } from '../../engine/request/indices-options.ts';
 import { jsonBody } from '../request-body.ts';
 import { illegalArgument, validationFailed } from '../../engine/errors.ts';
-import { booleanParam, intParam, notSupported } from '../../engine/request/request-values.ts';
+import { booleanParam } from '../../engine/booleans.ts';
+import { intParam, notSupported } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { activeShardCount } from '../../engine/request/write-params.ts';
@@ -44,8 +45,8 @@ function checkParams(c: Context, known: ReadonlySet<string>): Params {
   const query = queryOf(c);
   checkParamNames(query, pathOf(c), known);
   for (const name of ['master_timeout', 'timeout']) if (query[name] !== undefined) timeValueMs(name, query[name]);
-  for (const name of ['local', 'flat_settings']) if (query[name] !== undefined) booleanParam(query[name]);
-  if (query.include_defaults !== undefined && booleanParam(query.include_defaults)) throw notSupported('[include_defaults=true]');
+  for (const name of ['local', 'flat_settings']) booleanParam(query[name], false);
+  if (booleanParam(query.include_defaults, false)) throw notSupported('[include_defaults=true]');
   if (query.features !== undefined) throw notSupported('[features]');
   return query;
 }
@@ -53,7 +54,7 @@ function checkParams(c: Context, known: ReadonlySet<string>): Params {
 /** `flat_settings=true`: `"index.number_of_shards": "1"` rather than nested objects. */
 const settingsShown = (query: Params, index: SearchIndex) => {
   const settings = settingsOf(index);
-  return query.flat_settings !== undefined && booleanParam(query.flat_settings) ? flatSettings(settings) : settings;
+  return booleanParam(query.flat_settings, false) ? flatSettings(settings) : settings;
 };
 
 export function indexRoutes(engine: Engine): Hono {
@@ -71,8 +72,8 @@ export function indexRoutes(engine: Engine): Hono {
   /** `force` (ES's default false): flush shards without writes since their last commit point too; `wait_if_ongoing` (default true): else skip shards being flushed. */
   const flush = async (c: Context, expression?: string) => {
     const query = checkParams(c, FLUSH_PARAMS);
-    const force = query.force !== undefined && booleanParam(query.force);
-    const waitIfOngoing = query.wait_if_ongoing === undefined || booleanParam(query.wait_if_ongoing);
+    const force = booleanParam(query.force, false);
+    const waitIfOngoing = booleanParam(query.wait_if_ongoing, true);
     return send(c, 200, broadcast(await engine.flush(expression, { force, waitIfOngoing }, indicesOptions(query))));
   };
   app.on(['GET', 'POST'], '/_flush', (c) => flush(c));
@@ -85,11 +86,11 @@ export function indexRoutes(engine: Engine): Hono {
   const forceMerge = async (c: Context) => {
     const query = checkParams(c, FORCE_MERGE_PARAMS);
     const maxSegments = query.max_num_segments === undefined ? -1 : intParam('max_num_segments', query.max_num_segments);
-    const expungeDeletes = query.only_expunge_deletes !== undefined && booleanParam(query.only_expunge_deletes);
+    const expungeDeletes = booleanParam(query.only_expunge_deletes, false);
     if (expungeDeletes && maxSegments !== -1) throw validationFailed(['cannot set only_expunge_deletes and max_num_segments at the same time, those two parameters are mutually exclusive']);
     if (maxSegments !== -1 && maxSegments < 1) throw illegalArgument(`maxNumSegments must be >= 1; got ${maxSegments}`);
-    const flushAfter = query.flush === undefined || booleanParam(query.flush);
-    const wait = query.wait_for_completion === undefined || booleanParam(query.wait_for_completion);
+    const flushAfter = booleanParam(query.flush, true);
+    const wait = booleanParam(query.wait_for_completion, true);
     // Unknown indices fail the request here, before anything runs, as they do in ES.
     const targets = engine.resolve(c.req.param('index'), indicesOptions(query));
     const goal = { ...(maxSegments !== -1 && { maxSegments }), ...(expungeDeletes && { expungeDeletes }) };
@@ -112,7 +113,7 @@ export function indexRoutes(engine: Engine): Hono {
     const query = checkParams(c, CACHE_PARAMS);
     if (query.fields !== undefined) throw notSupported('[fields] on _cache/clear');
     const expression = c.req.param('index') ?? query.index;
-    const flags = ['fielddata', 'query', 'request'].filter((name) => query[name] !== undefined && booleanParam(query[name]!));
+    const flags = ['fielddata', 'query', 'request'].filter((name) => booleanParam(query[name], false));
     const options = indicesOptions(query);
     const targets = flags.length === 0 || flags.includes('fielddata') ? engine.clearCaches(expression, options) : engine.resolve(expression, options);
     return send(c, 200, broadcast(targets));
@@ -132,7 +133,7 @@ export function indexRoutes(engine: Engine): Hono {
   });
   app.put('/:index/_settings', async (c) => {
     const query = checkParams(c, PUT_SETTINGS_PARAMS);
-    for (const name of ['preserve_existing', 'reopen']) if (query[name] !== undefined && booleanParam(query[name]!)) throw notSupported(`[${name}=true]`);
+    for (const name of ['preserve_existing', 'reopen']) if (booleanParam(query[name], false)) throw notSupported(`[${name}=true]`);
     // ES resolves the targets of a settings update without allowing an empty match.
     await engine.updateSettings(c.req.param('index'), await jsonBody(c), indicesOptions(query, { ...STRICT_EXPAND_OPEN, allowNoIndices: false }));
     return send(c, 200, { acknowledged: true });

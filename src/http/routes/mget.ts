@@ -11,8 +11,9 @@ import { isObject } from '../../engine/patterns.ts';
 import { RawJson } from '../../engine/raw-json.ts';
 import type { SourceFilter } from '../../engine/search/request.ts';
 import { GET_PARAMS, getDocument, getFields, getOptions, refuseVersionCheck, type GetFields, type GetOptions } from '../../engine/request/document-get.ts';
+import { sourceFromMgetDoc } from '../../engine/request/search-source.ts';
 import { errorBody } from '../error-response.ts';
-import { jsonBodyOrSource } from '../request-body.ts';
+import { BODY_SOURCE_PARAMS, jsonBodyOrSource } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
 import { tokenName } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
@@ -20,7 +21,7 @@ import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-pa
 import { TURNS, type Turns } from '../turns.ts';
 
 /** A read's parameters apply to every item; `fields` is known only to be refused. */
-const MGET_PARAMS = new Set([...RESPONSE_PARAMS, ...GET_PARAMS, 'fields', 'source', 'source_content_type']);
+const MGET_PARAMS = new Set([...RESPONSE_PARAMS, ...GET_PARAMS, 'fields', ...BODY_SOURCE_PARAMS]);
 
 /** Documents read per turn of the event loop. */
 const READS_PER_TURN = 256;
@@ -117,7 +118,7 @@ function docItem(doc: unknown, defaults: Item): Item {
         storedFields = Array.isArray(value) ? value.map((name) => scalar(key, name)) : [scalar(key, value)];
         break;
       case '_source':
-        source = docSource(value);
+        source = sourceFromMgetDoc(value);
         break;
       case 'fields':
         throw parsingError('Unsupported field [fields] used, expected [stored_fields] instead');
@@ -145,27 +146,6 @@ const parseError = (reason: string) => badRequest('parse_exception', reason);
 function scalar(key: string, value: unknown): string {
   if (value !== null && typeof value === 'object') throw parseError(`failed to parse multi get request. [${key}] must be a value but was [${tokenName(value)}]`);
   return String(value);
-}
-
-/**
- * A doc's `_source`, as MultiGetRequest reads it: a boolean (or the string `true` or `false`), one
- * pattern, a list of patterns, or `{includes|include, excludes|exclude}` whose two spellings add up.
- */
-function docSource(value: unknown): SourceFilter {
-  if (typeof value === 'boolean' || value === 'true' || value === 'false') return (value === true || value === 'true') && { includes: [], excludes: [] };
-  if (typeof value === 'string') return { includes: [value], excludes: [] };
-  if (Array.isArray(value)) return { includes: value.map((pattern) => scalar('_source', pattern)), excludes: [] };
-  if (!isObject(value)) throw parseError(`illegal type for _source: [${tokenName(value)}]`);
-  const filter = { includes: [] as string[], excludes: [] as string[] };
-  for (const [key, given] of Object.entries(value)) {
-    const list = key === 'includes' || key === 'include' ? filter.includes : key === 'excludes' || key === 'exclude' ? filter.excludes : undefined;
-    if (list === undefined) throw parseError(`source definition may not contain [${key}]`);
-    for (const pattern of Array.isArray(given) ? given : [given]) {
-      if (pattern === null || typeof pattern === 'object') throw parseError('unexpected token while parsing source settings');
-      list.push(String(pattern));
-    }
-  }
-  return filter;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { Hono, type Context } from 'hono';
+import { booleanParam } from '../../engine/booleans.ts';
 import { formatByteSize } from '../../engine/byte-size.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { describeNode, NODE_ID } from '../../engine/node.ts';
@@ -26,7 +27,7 @@ export function statsRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
 
   /** With `?human`, ES adds a readable size beside every `*_in_bytes` field. */
-  const runs = (c: Context, stats: Record<string, number>) => (queryOf(c).human !== undefined && queryOf(c).human !== 'false' ? withHumanSizes(stats) : stats);
+  const runs = (c: Context, stats: Record<string, number>) => (booleanParam(queryOf(c).human, false) ? withHumanSizes(stats) : stats);
 
   const nodeStats = (c: Context) => {
     checkParamNames(queryOf(c), pathOf(c), PARAMS);

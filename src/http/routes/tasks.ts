@@ -15,7 +15,8 @@ import { globPattern } from '../../engine/patterns.ts';
 import { DEFAULT_WAIT_MS, parseTaskId, type TaskFilter, type TaskInfo, type TaskManager, type TaskResult } from '../../engine/tasks/task-manager.ts';
 import { formatTimeValue, timeValueMs } from '../../engine/time-value.ts';
 import type { ErrorCause } from '../error-response.ts';
-import { booleanParam, commaList } from '../../engine/request/request-values.ts';
+import { booleanParam, parseBooleanOr } from '../../engine/booleans.ts';
+import { commaList } from '../../engine/request/request-values.ts';
 import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { queryOf, pathOf } from '../request-uri.ts';
@@ -34,8 +35,8 @@ export function tasksRoutes(tasks: TaskManager): Hono {
   app.get('/_tasks', async (c) => {
     const query = queryOf(c);
     const filter = filterParams(query);
-    const detailed = flag(query.detailed);
-    const wait = flag(query.wait_for_completion);
+    const detailed = booleanParam(query.detailed, false);
+    const wait = booleanParam(query.wait_for_completion, false);
     const timeoutMs = timeoutParam(query.timeout);
     checkParamNames(query, pathOf(c), LIST_PARAMS);
     const groupBy = groupByParam(query.group_by);
@@ -58,7 +59,7 @@ export function tasksRoutes(tasks: TaskManager): Hono {
     const query = queryOf(c);
     const taskId = c.req.param('task_id');
     parseTaskId(taskId); // a malformed id is refused first, as ES builds its TaskId before reading the rest
-    const wait = flag(query.wait_for_completion);
+    const wait = booleanParam(query.wait_for_completion, false);
     const timeoutMs = timeoutParam(query.timeout);
     checkParamNames(query, pathOf(c), GET_PARAMS);
     const result = wait ? await tasks.wait(taskId, timeoutMs) : tasks.get(taskId);
@@ -71,7 +72,7 @@ export function tasksRoutes(tasks: TaskManager): Hono {
     const text = c.req.param('task_id');
     const target = text === undefined ? undefined : parseTaskId(text);
     const filter = filterParams(query);
-    const waitForCompletion = flag(query.wait_for_completion);
+    const waitForCompletion = booleanParam(query.wait_for_completion, false);
     checkParamNames(query, pathOf(c), CANCEL_PARAMS);
     if (target && nodes.length > 0) throw validationFailed(['task id cannot be used together with node ids']);
     const groupBy = groupByParam(query.group_by);
@@ -103,9 +104,7 @@ function filterParams(query: Params): TaskFilter {
   return { actions: commaList(query.actions ?? ''), parentTaskId: parent };
 }
 
-const flag = (value: string | undefined) => value !== undefined && booleanParam(value);
-
-const human = (c: Context) => flag(queryOf(c).human);
+const human = (c: Context) => booleanParam(queryOf(c).human, false);
 
 function timeoutParam(value: string | undefined): number {
   return value === undefined ? DEFAULT_WAIT_MS : timeValueMs('timeout', value);
@@ -121,7 +120,8 @@ type Node = ReturnType<typeof describeNode> & { id: string };
 /**
  * Whether ES's node selectors (`DiscoveryNodes.resolveNodes`) take in this node: none means all;
  * `_all`, `_local`, `_master`; `*` patterns over its id, name and address; `<role>:true|false`, which
- * adds or removes the nodes with that role. Selectors apply in order.
+ * adds or removes the nodes with that role (read as `Booleans.parseBoolean(value, true)`: blank adds,
+ * other words are refused). Selectors apply in order.
  */
 function selectsNode(selectors: readonly string[], node: Node): boolean {
   if (selectors.length === 0) return true;
@@ -130,7 +130,7 @@ function selectsNode(selectors: readonly string[], node: Node): boolean {
     const colon = selector.indexOf(':');
     const [key, value] = colon < 0 ? [selector, undefined] : [selector.slice(0, colon), selector.slice(colon + 1)];
     if (value !== undefined && node.roles.includes(key)) {
-      selected = value === 'true' ? true : value === 'false' ? false : selected;
+      selected = parseBooleanOr(value, true);
     } else if (['_all', '_local', '_master'].includes(selector) || [node.id, node.name, node.host].some((name) => globPattern(selector).test(name))) {
       selected = true;
     }

@@ -165,7 +165,7 @@ describe('URI parameters', () => {
   });
 
   it('reads version, seq_no_primary_term, stored_fields, docvalue_fields and allow_partial_search_results', () => {
-    expect(parse({ version: '', seq_no_primary_term: 'true', allow_partial_search_results: 'false' })).toEqual(searchRequest({ version: true, seqNoPrimaryTerm: true, allowPartial: false }));
+    expect(parse({ version: 'true', seq_no_primary_term: 'true', allow_partial_search_results: 'false' })).toEqual(searchRequest({ version: true, seqNoPrimaryTerm: true, allowPartial: false }));
     expect(parse({ stored_fields: 'a,b', docvalue_fields: 'n,m' })).toEqual(searchRequest({ storedFields: ['a', 'b'], source: false, docValueFields: [{ field: 'n' }, { field: 'm' }] }));
     expect(parse({ stored_fields: '_none_' }).storedFields).toBe(false);
     expect(parse({ stored_fields: 'a,_source' }).source).toEqual(searchRequest().source);
@@ -257,5 +257,33 @@ describe('body keys', () => {
   const unsupported = ['aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter'];
   it.each(unsupported.map((key) => [key]))('refuses %s, which deeppage does not support yet', (key) => {
     expect(refusal(() => parse({}, { [key]: {} }))).toEqual([400, 'illegal_argument_exception', `[${key}] is not supported by deeppage yet`]);
+  });
+});
+
+describe('flags, read as RestSearchAction and SearchSourceBuilder read each (src/engine/booleans.ts)', () => {
+  it('reads version, seq_no_primary_term, explain, lenient, allow_partial_search_results and request_cache with a null default: bare, each is not given', () => {
+    // `paramAsBoolean("version", null)` sets the source's version to null, over the body's.
+    expect(parse({ version: '' }, { version: true }).version).toBe(false);
+    expect(parse({ seq_no_primary_term: '' }).seqNoPrimaryTerm).toBe(false);
+    expect(parse({ explain: '' })).toEqual(searchRequest());
+    expect(parse({ allow_partial_search_results: '' }).allowPartial).toBe(true);
+    expect(parse({ q: 'x', lenient: '' }).query).toEqual(parse({ q: 'x' }).query);
+    expect(parse({ scroll: '1m', request_cache: '' }).scroll).toBe(60_000);
+    expect(refusal(() => parse({ scroll: '1m', request_cache: 'true' }))).toEqual([400, 'action_request_validation_exception', 'Validation Failed: 1: [request_cache] cannot be used in a scroll context;']);
+  });
+
+  it('reads track_scores and rest_total_hits_as_int with a default: bare, each is true; blank, the default', () => {
+    expect(parse({ track_scores: '' }).trackScores).toBe(true);
+    expect(parse({ track_scores: ' ' }, { track_scores: true }).trackScores).toBe(false);
+    expect(parse({ rest_total_hits_as_int: '' }).restTotalHitsAsInt).toBe(true);
+  });
+
+  it('reads body flags with parser.booleanValue: the empty string is false, another word refused with the words’ error', () => {
+    for (const key of ['version', 'seq_no_primary_term', 'track_scores', 'explain', 'profile']) {
+      expect(() => parse({}, { [key]: '' })).not.toThrow();
+      expect(refusal(() => parse({}, { [key]: 'yes' }))).toEqual([400, 'illegal_argument_exception', 'Failed to parse value [yes] as only [true] or [false] are allowed.']);
+    }
+    expect(parse({}, { version: '', track_scores: 'true' })).toMatchObject({ version: false, trackScores: true });
+    expect(refusal(() => parse({}, { track_scores: {} }))).toEqual([400, 'parsing_exception', 'Unknown key for a START_OBJECT in [track_scores].']);
   });
 });

@@ -9,6 +9,7 @@
  * failure in its ObjectParser-based queries.
  */
 import type { Query, QueryValue, ZeroTermsQuery } from '../../query/query.ts';
+import { bodyBoolean } from '../../booleans.ts';
 import { badRequest, illegalArgument, parsingError, type EsError } from '../../errors.ts';
 import { isObject } from '../../patterns.ts';
 import { notSupported, tokenName } from '../request-values.ts';
@@ -48,13 +49,9 @@ export function floatValue(query: string, option: string, value: unknown): numbe
   throw unreadable(query, option);
 }
 
-/** `parser.booleanValue()`: a JSON boolean, or exactly `"true"`/`"false"` (an empty string is false). */
+/** `parser.booleanValue()` (booleans.ts), a value of another JSON type {@link unreadable}. */
 export function booleanValue(query: string, option: string, value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value !== 'string') throw unreadable(query, option);
-  if (value === 'true') return true;
-  if (value === 'false' || value === '') return false;
-  throw illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
+  return bodyBoolean(value, () => unreadable(query, option));
 }
 
 /** `parser.text()`: a string, or a number or boolean as its JSON text; anything else has no text. */
