@@ -43,6 +43,15 @@ interface Context {
   capped: boolean;
 }
 
+/** An open point in time as OpenSearch lists it. */
+export interface PitInfo {
+  id: string;
+  /** When it was opened, in ms since the epoch. */
+  openedAt: number;
+  /** The keep-alive it was last given, in ms. */
+  keepAliveMs: number;
+}
+
 /** ES's search stats that concern contexts (`indices.search` in `_nodes/stats` and `_stats`). */
 export interface ContextStats {
   /** Shard-level reader contexts held open (a context over five shards counts five, as in ES). */
@@ -89,6 +98,15 @@ export class Cursors {
   /** Closes points in time (ES's `DELETE /_pit`): every id is checked first, then the known ones freed. */
   closePits(ids: readonly string[]): { succeeded: boolean; num_freed: number } {
     return this.#closeIds('pit', ids);
+  }
+
+  /** Users' open points in time (not the node's own readers), oldest first: OpenSearch's `GET /_search/point_in_time/_all`. */
+  pits(): PitInfo[] {
+    const pits: PitInfo[] = [];
+    for (const context of this.#open.values()) {
+      if (context.kind === 'pit' && context.capped) pits.push({ id: this.#ids.encode('pit', context.n), openedAt: context.openedAt, keepAliveMs: context.keepAliveMs });
+    }
+    return pits;
   }
 
   /** The first batch of a scroll, and the context that serves the next ones (its id is `_scroll_id`). */

@@ -13,11 +13,13 @@
  * const { count: n } = count(engine, 'books', {}, { query: { range: { price: { lt: 10 } } } });
  * const { id } = openPointInTime(engine, 'books', { keep_alive: '1m' });
  * const next = search(engine, undefined, {}, { pit: { id }, sort: [{ price: 'asc' }], search_after: [9.5, 12] });
+ * const { pit_id } = createPit(engine, 'books', { keep_alive: '1m' }); // OpenSearch's point in time
  * const { responses } = await msearch(engine, undefined, {}, [{ index: 'books' }, { size: 1 }]);
  */
 export { count, type CountResponse } from './count.ts';
 export { msearch, type MsearchOptions, type MsearchResponse } from './msearch.ts';
 export { closePointInTime, openPointInTime } from './point-in-time.ts';
+export { createPit, deleteAllPits, deletePits, getAllPits, type CreatePitResponse, type DeletePitResponse, type GetAllPitsResponse } from './opensearch-pit.ts';
 export { reindex } from './reindex.ts';
 export { clearScroll, scroll } from './scroll.ts';
 export { runSearch, search, searchCall, type SearchCall } from './search-call.ts';

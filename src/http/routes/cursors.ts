@@ -1,12 +1,13 @@
 /**
- * Points in time and scrolls: `POST /{index}/_pit`, `DELETE /_pit`, `POST /_search/scroll`,
+ * Points in time and scrolls: `POST /{index}/_pit`, `DELETE /_pit`, OpenSearch's
+ * `/{index}/_search/point_in_time` and `/_search/point_in_time[/_all]`, `POST /_search/scroll`,
  * `DELETE /_search/scroll`, answered by the engine's request API (src/engine/request/api.ts).
  * Searches over a point in time, and the first batch of a scroll, go through `_search`
  * (routes/search.ts).
  */
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../../engine/engine.ts';
-import { clearScroll, closePointInTime, openPointInTime, scroll } from '../../engine/request/api.ts';
+import { clearScroll, closePointInTime, createPit, deleteAllPits, deletePits, getAllPits, openPointInTime, scroll } from '../../engine/request/api.ts';
 import type { Slab } from '../json-bytes.ts';
 import { jsonBody } from '../request-body.ts';
 import { pathOf, queryOf } from '../request-uri.ts';
@@ -20,6 +21,12 @@ export function cursorRoutes(engine: Engine, slab: Slab): Hono {
   app.post('/:index/_pit', openPit);
 
   app.delete('/_pit', async (c) => send(c, 200, closePointInTime(engine, queryOf(c), await jsonBody(c), pathOf(c))));
+
+  // OpenSearch's names for the same points in time (engine/request/opensearch-pit.ts).
+  app.post('/:index/_search/point_in_time', async (c) => send(c, 200, createPit(engine, c.req.param('index'), queryOf(c), await jsonBody(c), pathOf(c))));
+  app.delete('/_search/point_in_time', async (c) => send(c, 200, deletePits(engine, queryOf(c), await jsonBody(c), pathOf(c))));
+  app.delete('/_search/point_in_time/_all', async (c) => send(c, 200, deleteAllPits(engine, queryOf(c), await jsonBody(c), pathOf(c))));
+  app.get('/_search/point_in_time/_all', async (c) => send(c, 200, getAllPits(engine, queryOf(c), await jsonBody(c), pathOf(c))));
 
   const next = async (c: Context) => sendSearch(c, scroll(engine, scrollParams(c), await jsonBody(c), pathOf(c)), slab);
   app.on(['GET', 'POST'], '/_search/scroll', next);
