@@ -7,7 +7,8 @@
  * without a run is sorted whole as part of the request when the page reaches deep into it (a sort
  * costs what Elasticsearch's top `from + size` costs there), and otherwise answers by top-k while
  * its run is built between requests. `paging: top_k` is Elasticsearch's algorithm: every segment's
- * top `from + size` by top-k, all merged at the coordinator.
+ * top `from + size` by top-k (after a position, its top `size` after it, found by a scan), all merged
+ * at the coordinator; it reads no sorted run and builds none.
  *
  * Unsorted pages (match_all by `_score`: every hit ties) are shard order, then ordinal order: whole
  * segments are skipped by their live counts.
@@ -94,7 +95,7 @@ function topLiveAfter(runs: RunCache, spec: RunSpec, live: LiveSegment, size: nu
   return best.map((i) => locals[i]);
 }
 
-export function unsortedPage(segments: readonly SegmentRef[], from: number, size: number, runs: RunCache): PageEntry[] {
+export function unsortedPage(segments: readonly SegmentRef[], from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {
   const page: PageEntry[] = [];
   let skip = from;
   for (const segment of segments) {
@@ -106,7 +107,7 @@ export function unsortedPage(segments: readonly SegmentRef[], from: number, size
       continue;
     }
     const take = Math.min(liveCount - skip, size - page.length);
-    const positions = live.deletedCount > 0 ? livePositions(live, runs) : undefined;
+    const positions = live.deletedCount > 0 ? livePositions(live, paging, runs) : undefined;
     const { target, shard } = segment;
     for (let i = skip; i < skip + take; i++) page.push({ target, shard, live, local: positions ? positions[i] : i });
     skip = 0;
@@ -119,7 +120,7 @@ export function unsortedPage(segments: readonly SegmentRef[], from: number, size
  * come at or before it. The order's only key is `_shard_doc` ascending, whose value is the shard's
  * place above the ordinal, so whole segments are counted by their ranges.
  */
-export function layoutRank(segments: readonly SegmentRef[], plan: SortPlan, after: AfterKey, runs: RunCache): number {
+export function layoutRank(segments: readonly SegmentRef[], plan: SortPlan, after: AfterKey, paging: Paging, runs: RunCache): number {
   let rank = 0;
   const [value] = after.values;
   for (const segment of segments) {
@@ -139,14 +140,20 @@ export function layoutRank(segments: readonly SegmentRef[], plan: SortPlan, afte
       if (through < live.segment.count - 1) break;
       continue;
     }
-    rank += upperBound(livePositions(live, runs), through);
+    rank += upperBound(livePositions(live, paging, runs), through);
     break;
   }
   return rank;
 }
 
-/** The segment's live positions in order: its `_doc` run. */
-function livePositions(live: LiveSegment, runs: RunCache): Uint32Array {
+/** The segment's live positions in order: its `_doc` run, or with `top_k` paging a scan of its deletes. */
+function livePositions(live: LiveSegment, paging: Paging, runs: RunCache): Uint32Array {
+  if (paging === 'top_k') {
+    const { deleted } = live;
+    const out = new Uint32Array(live.segment.count - live.deletedCount);
+    for (let p = 0, i = 0; p < live.segment.count; p++) if (!deleted?.[p]) out[i++] = p;
+    return out;
+  }
   const keys = [docKey('asc')];
   const key = orderName(keys.map((k) => k.id));
   return (runs.get(live, key) ?? runs.build(live, key, runSpec(keys, live))).positions.view;

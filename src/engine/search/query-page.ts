@@ -12,7 +12,8 @@
  * the matches. A filter over a sort whose segment run is kept takes the run's entries that match,
  * in order, and sorts nothing. Queries that read the clock (`now` in date math) are never kept.
  *
- * With `paging: top_k` it is Elasticsearch's algorithm: every segment's best `from + size`, merged.
+ * With `paging: top_k` it is Elasticsearch's algorithm: every segment's best `from + size` (after a
+ * position, its best `size` after it) by a scan of its matches, merged; no run is read or built.
  */
 import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
@@ -164,8 +165,9 @@ function collect(search: QuerySearch, segment: SegmentRef, context: SegmentConte
   const { query, scored, scoring, minScore, want, plan, runs, keys, scoreAt, runScoreKey } = search;
   const { live } = segment;
   const m = matchCount(matches);
-  // The segment's own run for the sort, when kept, orders the matches without sorting them.
-  const base = scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
+  // The segment's own run for the sort, when kept, orders the matches without sorting them
+  // (`top_k` paging reads no run: Elasticsearch's way, a scan of the matches).
+  const base = search.paging === 'sorted_runs' && scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
   const fromBase = (kernels: WasmKernels, base: SortedRun, found: Matches) => base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
   const sorted = (kernels: WasmKernels, found: Matches) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored));
   if (key !== undefined && (search.afterKey || want * SORT_WHOLE_RATIO >= m)) {
@@ -184,7 +186,8 @@ function collect(search: QuerySearch, segment: SegmentRef, context: SegmentConte
     });
   }
   if (m === 0) return undefined;
-  return base ? headInput(segment, base, matches, want, readAs, scored) : topInput(segment, matches, keys, readAs, search.order, search.afterKey, want, runs.kernels, scored);
+  // The run's head is the page's only from its start, not after a position.
+  return base && !search.afterKey ? headInput(segment, base, matches, want, readAs, scored) : topInput(segment, matches, keys, readAs, search.order, search.afterKey, want, runs.kernels, scored);
 }
 
 /** Whether walking a segment's run of `count` to take `matches` entries costs less than sorting them. */

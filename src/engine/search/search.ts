@@ -89,7 +89,7 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
       const found = queryPage({ query, scored: showsScore, minScore: request.minScore, from, size, paging: request.paging, after: request.after }, segments, targets, plan, key, runs);
       ({ page, scores, total: totalHits, maxScore } = found);
     } else if (size === 0) page = [];
-    else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, runs) : from, size, runs);
+    else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, request.paging, runs) : from, size, request.paging, runs);
     else page = sortedPage(segments, plan, from, size, request.paging, runs, after || undefined, shared);
   } finally {
     // Runs over the budget are evicted only now, so none is freed while this search reads it.
