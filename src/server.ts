@@ -11,6 +11,7 @@ import { Engine } from './engine/engine.ts';
 import { reportLoopDelayOnSignal } from './event-loop-delay.ts';
 import { watchIdleMemory } from './idle-memory.ts';
 import { parseNodeSettings } from './engine/node-settings.ts';
+import { startFront } from './front/front-server.ts';
 import { createApp } from './http/app.ts';
 import { Authenticator } from './http/auth/authenticator.ts';
 import { loadCredentials } from './http/auth/credentials.ts';
@@ -45,6 +46,7 @@ export interface RunningServer {
 
 export async function startServer({ dataDir, host = '127.0.0.1', port = 9200, seed = false, verbose = false, settings, credentials }: ServerOptions): Promise<RunningServer> {
   const nodeSettings = parseNodeSettings(settings);
+  if (nodeSettings.front) throw new Error('deeppage: front.* settings start the front (src/front/front-server.ts), not a server with its own data');
   // Decided before the data directory is touched: a server that must not start leaves nothing behind.
   const accepted = loadCredentials(nodeSettings.credentialsFile, credentials);
   const security = securityMode(host, nodeSettings.securityEnabled, accepted);
@@ -117,11 +119,12 @@ export function settingsFromArgs(args: readonly string[]): Record<string, string
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   let settings: Record<string, string>;
+  let nodeSettings: ReturnType<typeof parseNodeSettings>;
   try {
     settings = settingsFromArgs(process.argv.slice(2));
     // The environment's path, unless the command line names one.
     if (process.env.DEEPPAGE_CREDENTIALS_FILE && !('xpack.security.authc.file.path' in settings)) settings['xpack.security.authc.file.path'] = process.env.DEEPPAGE_CREDENTIALS_FILE;
-    parseNodeSettings(settings);
+    nodeSettings = parseNodeSettings(settings);
   } catch (error) {
     console.error(error instanceof Error ? (error.message.startsWith('deeppage') ? error.message : `deeppage: ${error.message}`) : error);
     process.exit(1);
@@ -129,14 +132,17 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   // Memory a burst of work leaves behind goes back once the node is idle for a second (idle-memory.ts):
   // watched from before the start, whose loading of segments is such a burst.
   watchIdleMemory({ log: (line) => console.error(line) });
-  let running: RunningServer;
+  let running: Pick<RunningServer, 'url' | 'close'>;
+  const host = process.env.HOST ?? '127.0.0.1', port = Number(process.env.PORT ?? 9200);
   try {
-    running = await startServer({
+    // In front mode (docs/front-mode.md) no data directory is opened and nothing is seeded: the port serves the cluster's indices.
+    if (nodeSettings.front) running = await startFront({ front: nodeSettings.front, maxBodyBytes: nodeSettings.httpMaxContentLength, host, port });
+    else running = await startServer({
       settings,
       credentials: process.env.DEEPPAGE_CREDENTIALS,
       dataDir: process.env.DEEPPAGE_DATA ?? './data',
-      host: process.env.HOST ?? '127.0.0.1',
-      port: Number(process.env.PORT ?? 9200),
+      host,
+      port,
       seed: process.env.DEEPPAGE_SEED !== 'false',
       verbose: true,
     });
@@ -145,7 +151,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error(error instanceof Error && error.message.startsWith('deeppage') ? error.message : error);
     process.exit(1);
   }
-  console.error(`deeppage listening on ${running.url}`);
+  console.error(`deeppage listening on ${running.url}${nodeSettings.front ? ` (in front of ${nodeSettings.front.hosts.map((url) => url.origin + url.pathname).join(', ')})` : ''}`);
   // SIGUSR2 prints the event-loop delay since the last one (event-loop-delay.ts).
   reportLoopDelayOnSignal();
   let stopping = false;

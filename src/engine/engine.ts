@@ -427,7 +427,7 @@ export class Engine {
     return { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } };
   }
 
-  readonly #run: RunSearch = (targets, request, key) => search(targets, request, (target, shards, seqs) => this.sources.sourcesOf(target.index.uuid, shards, seqs), this.runs, key);
+  readonly #run: RunSearch = (targets, request, key) => search(targets, request, (target, shards, seqs) => this.sources.sourcesOf(target.index.uuid, shards, seqs), this.runs, this.settings.searchPaging, key);
 
   /** `_count`: the search's total, counted exactly, over the shards the routing picks. */
   count(expression: string | undefined, query: Query = { kind: 'match_all', boost: 1 }, routing?: string, minScore?: number, scope: SearchScope = {}): { count: number; shards: number } {

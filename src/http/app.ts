@@ -14,7 +14,7 @@ import { authentication } from './auth/middleware.ts';
 import { dotSegmentError } from './dot-segments.ts';
 import { BODY_LIMIT, bodyTooLarge, incomingOf } from './request-body.ts';
 import { Slab } from './json-bytes.ts';
-import { sendError } from './respond.ts';
+import { sendError, withoutProductHeader } from './respond.ts';
 import { aliasRoutes } from './routes/aliases.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { catRoutes } from './routes/cat.ts';
@@ -53,6 +53,8 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   // rather than kept per request: a fifth variable on the context costs its map a rehash a request.
   const slab = new Slab();
 
+  // Around everything else, so that it sees every answer (an authentication failure's too).
+  if (engine.settings.distribution === 'opensearch') app.use(withoutProductHeader);
   // First, as ES authenticates a request once its headers are in: an unauthenticated client learns nothing else.
   if (authenticator) app.use(authentication(authenticator));
 

@@ -3,7 +3,7 @@
  * and the error shape for every failure. Every answer the app gives is made here, with the header
  * the official client checks on each 2xx.
  */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { EsError } from '../engine/errors.ts';
 import { RawJson } from '../engine/raw-json.ts';
 import type { SearchResponse } from '../engine/search/search.ts';
@@ -83,6 +83,16 @@ function write(c: Context, status: number, body: unknown, headers?: Record<strin
  */
 /** What every answer of the server carries, whatever it is: the official client rejects any 2xx response without it. */
 export const PRODUCT_HEADER: Readonly<Record<string, string>> = Object.freeze({ 'x-elastic-product': 'Elasticsearch' });
+
+/**
+ * Answering as OpenSearch (`compatibility.distribution: opensearch`), no answer carries
+ * {@link PRODUCT_HEADER}: OpenSearch sends none, and tools tell the two apart by it. Taken off
+ * once the answer is made, whichever way it was made.
+ */
+export const withoutProductHeader: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.res.headers.delete('x-elastic-product');
+};
 
 const HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': RESPONSE_CONTENT_TYPE,

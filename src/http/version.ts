@@ -10,3 +10,10 @@ export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.js
 
 /** The Elasticsearch version whose API deeppage answers with. */
 export const ES_VERSION = '8.19.0';
+
+/**
+ * The OpenSearch version `GET /` reports under `compatibility.distribution: opensearch`: the last 2.x,
+ * whose API (point in time included) deeppage answers; OpenSearch's clients, 2.x and 3.x, accept
+ * any version whose `distribution` is `opensearch`.
+ */
+export const OPENSEARCH_VERSION = '2.19.0';

@@ -17,14 +17,15 @@ export interface InProcessServer {
   readonly client: Client;
 }
 
-export function inProcessServer(setup?: (client: Client, server: RunningServer) => Promise<void>): InProcessServer {
+/** `settings` are node settings by name, as `-E name=value` gives them. */
+export function inProcessServer(setup?: (client: Client, server: RunningServer) => Promise<void>, settings?: Record<string, string>): InProcessServer {
   let server: RunningServer | undefined;
   let client: Client | undefined;
   let removeDir: (() => void) | undefined;
   beforeAll(async () => {
     const { dir, remove } = tempDir();
     removeDir = remove;
-    server = await startServer({ dataDir: dir, port: 0 });
+    server = await startServer({ dataDir: dir, port: 0, settings });
     client = new Client({ node: server.url });
     await setup?.(client, server);
   });

@@ -23,8 +23,9 @@ const children = new Set<ChildProcess>();
 /** What `npm start` runs (package.json): its node flags, then the compiled server. */
 export const { flags: NODE_FLAGS, entry: SERVER_ENTRY } = startCommand();
 
-export function serverProcess(dataDir: string): ServerProcess {
-  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], {
+/** `args` follow the entry point, as `npm start -- …` passes them (`-E name=value`). */
+export function serverProcess(dataDir: string, args: readonly string[] = []): ServerProcess {
+  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY, ...args], {
     env: { ...process.env, DEEPPAGE_DATA: dataDir, PORT: '0', DEEPPAGE_SEED: 'false' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -25,6 +25,12 @@ describe('node settings', () => {
     // ES's -1 ("no size") is a size, but not one these settings can take.
     expect(() => parseNodeSettings({ 'http.max_content_length': '-1' })).toThrow('failed to parse value [-1] for setting [http.max_content_length], must be >= [0]');
     expect(() => parseNodeSettings({ 'indices.nope': '1' })).toThrow(EsError);
+    expect(() => parseNodeSettings({ 'search.paging': 'sorted' })).toThrow('failed to parse value [sorted] for setting [search.paging], must be one of [sorted_runs, top_k]');
+  });
+
+  it('sets the default paging of searches with search.paging', () => {
+    expect(parseNodeSettings().searchPaging).toBe('sorted_runs');
+    expect(parseNodeSettings({ 'search.paging': 'top_k' }).searchPaging).toBe('top_k');
   });
 
   it('takes -E name=value and -Ename=value, and refuses a setting given twice', () => {

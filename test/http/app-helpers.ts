@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
+import type { NodeSettings } from '../../src/engine/node-settings.ts';
 import { shardFor } from '../../src/engine/routing.ts';
 import { compareTerms } from '../../src/engine/terms.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -32,8 +33,9 @@ export interface TestApp {
   createIndex: (name: string, settings?: Record<string, unknown>, mappings?: Record<string, unknown>) => Promise<void>;
 }
 
-export function testApp(options: { maxBodyBytes?: number } = {}): TestApp {
-  const { engine, close } = tempEngine();
+/** `settings` are the engine's node settings (node-settings.ts), the rest the app's options. */
+export function testApp({ settings, ...options }: { maxBodyBytes?: number; settings?: Partial<NodeSettings> } = {}): TestApp {
+  const { engine, close } = tempEngine({ settings });
   const app = createApp({ engine, ...options });
   const json: TestApp['json'] = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };

@@ -13,7 +13,7 @@
 import { badRequest, illegalArgument, parsingError, validationFailed } from '../errors.ts';
 import { timeValueMs } from '../time-value.ts';
 import { isObject } from '../patterns.ts';
-import { searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../search/request.ts';
+import { PAGINGS, searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../search/request.ts';
 import { INDICES_OPTIONS_PARAMS } from './indices-options.ts';
 import { bodyBoolean, booleanParam, isBoolean, optionalBooleanParam, parseBoolean } from '../booleans.ts';
 import { bodyFloat, bodyInt, commaList, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
@@ -54,13 +54,12 @@ const QUERY_STRING_PARAMS = ['df', 'default_operator', 'lenient', 'analyzer', 'a
 /** A URI query: `q=` and what shapes it, which `_count` and `_cat/count` take as `_search` does. */
 export const URI_QUERY_PARAMS = ['q', ...QUERY_STRING_PARAMS];
 
-/** `paging` is deeppage's own: `sorted_runs` (default) or `top_k`, Elasticsearch's algorithm (request.ts). */
+/** `paging` is deeppage's own: `sorted_runs` or `top_k`, Elasticsearch's algorithm (request.ts); unset, the node's `search.paging`. */
 const READ_PARAMS = [
   'from', 'size', 'sort', ...SOURCE_PARAMS, 'track_total_hits', 'rest_total_hits_as_int', 'paging', 'scroll',
   'track_scores', 'q', ...QUERY_STRING_PARAMS, 'version', 'seq_no_primary_term', 'explain', 'timeout', 'stored_fields', 'docvalue_fields',
   'allow_partial_search_results', 'search_type',
 ];
-const PAGING: readonly Paging[] = ['sorted_runs', 'top_k'];
 
 /** Formatting options the response layer applies to every API (ES's `responseParams()`). */
 export const RESPONSE_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path'];
@@ -376,7 +375,7 @@ function pointInTime(value: unknown): { id: string; keepAliveMs?: number } {
 }
 
 function pagingParam(value: string): Paging {
-  if (!(PAGING as readonly string[]).includes(value)) throw illegalArgument(`[paging] must be one of [${PAGING.join(', ')}], got [${value}]`);
+  if (!(PAGINGS as readonly string[]).includes(value)) throw illegalArgument(`[paging] must be one of [${PAGINGS.join(', ')}], got [${value}]`);
   return value as Paging;
 }
 

@@ -37,6 +37,9 @@ export type { Query } from '../query/query.ts';
  */
 export type Paging = 'sorted_runs' | 'top_k';
 
+/** The values `paging` and the node setting `search.paging` take. */
+export const PAGINGS: readonly Paging[] = ['sorted_runs', 'top_k'];
+
 /** Which parts of `_source` a hit carries: none, or the paths matching includes minus excludes. */
 export type SourceFilter = false | { includes: string[]; excludes: string[] };
 
@@ -55,7 +58,8 @@ export interface SearchRequest {
   minScore?: number;
   /** Compute and show scores when sorting by a field (ES's `track_scores`). */
   trackScores: boolean;
-  paging: Paging;
+  /** Unset: the node's `search.paging` (node-settings.ts), the one home of the default. */
+  paging?: Paging;
   /** `search_after`: the sort values of the hit to continue after, as the client sent them. */
   after?: unknown[];
   /** Search a point in time (its indices, as they were) instead of indices named in the path. */
@@ -96,7 +100,6 @@ export function searchRequest(overrides: Partial<SearchRequest> = {}): SearchReq
     source: { includes: [], excludes: [] },
     query: { kind: 'match_all', boost: 1 },
     trackScores: false,
-    paging: 'sorted_runs',
     version: false,
     seqNoPrimaryTerm: false,
     docValueFields: [],

@@ -11,7 +11,7 @@ import { afterKey, checkAfterValues, type AfterKey } from './after.ts';
 import { layoutRank, sortedPage, unsortedPage } from './page.ts';
 import { OrderKey } from './order-key.ts';
 import { queryPage } from './query-page.ts';
-import type { SearchRequest } from './request.ts';
+import type { Paging, SearchRequest } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import type { SortPlan } from './sort/key.ts';
 import { planSort } from './sort/plan.ts';
@@ -51,9 +51,13 @@ export interface Hit {
 /** One node, never a failover: every primary is in its first term. */
 const PRIMARY_TERM = 1;
 
-/** @param key the request's {@link OrderKey}, when the caller keeps it (a scroll's batches). */
-export function search(all: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache, key = OrderKey.of(request)): SearchResponse {
+/**
+ * @param nodePaging the node's `search.paging`: how the page is found unless the request says.
+ * @param key the request's {@link OrderKey}, when the caller keeps it (a scroll's batches).
+ */
+export function search(all: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache, nodePaging: Paging, key = OrderKey.of(request)): SearchResponse {
   const started = performance.now();
+  const paging = request.paging ?? nodePaging;
   const targets = request.slice ? sliced(all, request.slice) : all;
   const { from, size } = request;
   const failures: (EsError | undefined)[] = targets.map((t) => (request.scroll !== undefined ? batchCheck(t, size) : windowCheck(t, from, size)));
@@ -86,11 +90,11 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   let maxScore: number | null = null;
   try {
     if (usesQueryPage) {
-      const found = queryPage({ query, scored: showsScore, minScore: request.minScore, from, size, paging: request.paging, after: request.after }, segments, targets, plan, key, runs);
+      const found = queryPage({ query, scored: showsScore, minScore: request.minScore, from, size, paging, after: request.after }, segments, targets, plan, key, runs);
       ({ page, scores, total: totalHits, maxScore } = found);
     } else if (size === 0) page = [];
-    else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, request.paging, runs) : from, size, request.paging, runs);
-    else page = sortedPage(segments, plan, from, size, request.paging, runs, after || undefined, shared);
+    else if (!plan.keyed) page = unsortedPage(segments, after ? layoutRank(segments, plan, after, paging, runs) : from, size, paging, runs);
+    else page = sortedPage(segments, plan, from, size, paging, runs, after || undefined, shared);
   } finally {
     // Runs over the budget are evicted only now, so none is freed while this search reads it.
     runs.trim();

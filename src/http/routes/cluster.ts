@@ -15,7 +15,8 @@ import { send } from '../respond.ts';
 import { checkParamNames, RESPONSE_PARAMS } from '../../engine/request/search-params.ts';
 import { parseActiveShardCount } from '../../engine/request/write-params.ts';
 import { indexHealth } from '../health.ts';
-import { ES_VERSION, VERSION } from '../version.ts';
+import { ES_VERSION, OPENSEARCH_VERSION, VERSION } from '../version.ts';
+import type { Distribution } from '../../engine/node-settings.ts';
 
 /**
  * `local` and `master_timeout` concern asking the elected master, which this node is: they are
@@ -42,26 +43,7 @@ const PRIORITIES = ['IMMEDIATE', 'URGENT', 'HIGH', 'NORMAL', 'LOW', 'LANGUID'];
 export function clusterRoutes(engine: Engine, clusterName: string): Hono {
   const app = new Hono();
   // Made and encoded once (the host name asked of the OS once): every client's first request is this one.
-  const root = new RawJson(
-    Buffer.from(JSON.stringify({
-      name: hostname(),
-      cluster_name: clusterName,
-      cluster_uuid: 'deeppage',
-      version: {
-        number: ES_VERSION,
-        build_flavor: 'default',
-        build_type: `deeppage-${VERSION}`,
-        build_hash: 'unknown',
-        build_date: '2026-11-22T00:00:00.000Z',
-        build_snapshot: false,
-        lucene_version: 'none',
-        // Elasticsearch 8.19's own.
-        minimum_wire_compatibility_version: '7.17.0',
-        minimum_index_compatibility_version: '7.0.0',
-      },
-      tagline: 'You Know, for Search',
-    })),
-  );
+  const root = new RawJson(Buffer.from(JSON.stringify(rootInfo(engine.settings.distribution, clusterName))));
   app.get('/', (c) => {
     checkParamNames(queryOf(c), pathOf(c), ROOT_PARAMS);
     return send(c, 200, root);
@@ -185,4 +167,23 @@ function nodesTest(spec: string): (nodes: number) => boolean {
     case '<': case 'lt(': return (nodes) => nodes < n;
     default: return (nodes) => nodes === n;
   }
+}
+
+/**
+ * What `GET /` answers: the node and the version of the product deeppage answers as. Tools pick
+ * their requests by `version.number`, and by `version.distribution`, which only OpenSearch sends.
+ */
+function rootInfo(distribution: Distribution, clusterName: string): Record<string, unknown> {
+  const build = { build_type: `deeppage-${VERSION}`, build_hash: 'unknown', build_date: '2026-11-22T00:00:00.000Z', build_snapshot: false, lucene_version: 'none' };
+  const opensearch = distribution === 'opensearch';
+  return {
+    name: hostname(),
+    cluster_name: clusterName,
+    cluster_uuid: 'deeppage',
+    // The compatibility versions are Elasticsearch 8.19's own, or OpenSearch 2.19's.
+    version: opensearch
+      ? { distribution, number: OPENSEARCH_VERSION, ...build, minimum_wire_compatibility_version: '7.10.0', minimum_index_compatibility_version: '7.0.0' }
+      : { number: ES_VERSION, build_flavor: 'default', ...build, minimum_wire_compatibility_version: '7.17.0', minimum_index_compatibility_version: '7.0.0' },
+    tagline: opensearch ? 'The OpenSearch Project: https://opensearch.org/' : 'You Know, for Search',
+  };
 }

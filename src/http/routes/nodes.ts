@@ -51,7 +51,7 @@ export function nodeRoutes(engine: Engine, clusterName: string): Hono {
           build_type: `deeppage-${VERSION}`,
           build_hash: 'unknown',
           attributes: {},
-          ...(wants('settings') && { settings: { cluster: { name: clusterName }, node: { name: self.name } } }),
+          ...(wants('settings') && { settings: { cluster: { name: clusterName }, node: { name: self.name }, search: { paging: engine.settings.searchPaging } } }),
           ...(wants('os') && { os: { refresh_interval_in_millis: 1000, name: type(), arch: arch(), version: release(), available_processors: availableParallelism(), allocated_processors: availableParallelism() } }),
           ...(wants('process') && { process: { refresh_interval_in_millis: 1000, id: process.pid, mlockall: false } }),
           ...(wants('http') && { http: { ...(address && { bound_address: [address], publish_address: address }), max_content_length_in_bytes: engine.settings.httpMaxContentLength } }),
