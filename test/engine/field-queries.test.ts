@@ -5,14 +5,14 @@
  * Elasticsearch finds documents (`term` on `_id` once did) fails here.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/engine/analysis/standard-analyzer.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { EsError } from '../../src/engine/errors.ts';
 import type { Query, QueryValue } from '../../src/engine/query/query.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
 import { compareTerms } from '../../src/engine/terms.ts';
-import { tempEngine } from './helpers.ts';
+import { withTempEngine } from './helpers.ts';
 
 const INDEX = 'fields.q';
 const MAPPINGS = { properties: { tag: { type: 'keyword' }, body: { type: 'text' }, n: { type: 'long' }, x: { type: 'double' }, when: { type: 'date' }, flag: { type: 'boolean' } } };
@@ -249,13 +249,8 @@ function engineAnswer(engine: Engine, query: Query): Answer {
 }
 
 describe('every query kind on every field', () => {
-  let t: ReturnType<typeof tempEngine>;
-  let engine: Engine;
-  beforeAll(() => {
-    t = tempEngine();
-    engine = t.engine;
-  });
-  afterAll(() => t.close());
+  let engine!: Engine;
+  withTempEngine((made) => (engine = made));
 
   it('answers what Elasticsearch answers, or refuses as it refuses', async () => {
     await fc.assert(

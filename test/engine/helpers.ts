@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { Engine, type EngineOptions } from '../../src/engine/engine.ts';
 import { RawJson } from '../../src/engine/raw-json.ts';
 import { DocStore } from '../../src/store/doc-store.ts';
@@ -23,6 +24,16 @@ export function tempEngine(options: EngineOptions = {}): { engine: Engine; dir: 
       remove();
     },
   };
+}
+
+/** One temporary engine for the tests of a `describe` block: made before them (and handed to `set`), closed after. */
+export function withTempEngine(set: (engine: Engine) => void, options: EngineOptions = {}): void {
+  let made: ReturnType<typeof tempEngine>;
+  beforeAll(() => {
+    made = tempEngine(options);
+    set(made.engine);
+  });
+  afterAll(() => made.close());
 }
 
 /** A hit's `_source` as values (the engine hands stored sources over as their JSON text). */

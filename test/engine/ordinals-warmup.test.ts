@@ -6,19 +6,14 @@
  * merge carries the ordinals through: the snapshot it publishes numbers the merged segment's terms
  * already.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { searchRequest, type SortClause } from '../../src/engine/search/request.ts';
-import { tempEngine } from './helpers.ts';
+import { withTempEngine } from './helpers.ts';
 
 describe('sort ordinals warm-up', () => {
-  let t: ReturnType<typeof tempEngine>;
-  let engine: Engine;
-  beforeAll(() => {
-    t = tempEngine();
-    engine = t.engine;
-  });
-  afterAll(() => t.close());
+  let engine!: Engine;
+  withTempEngine((made) => (engine = made));
 
   const byTag: SortClause[] = [{ kind: 'field', field: 'tag', order: 'asc', missing: '_last' }, { kind: 'field', field: 'n', order: 'asc', missing: '_last' }];
   const page = (index: string, from: number, paging: 'top_k' | 'sorted_runs' = 'sorted_runs') =>

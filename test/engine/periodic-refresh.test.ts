@@ -3,22 +3,17 @@
  * loop, so that no callback holds the loop for every shard's work, and publishes them to searches
  * once, at its end; `refresh=wait_for` writers are answered once their writes are visible.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
-import { tempEngine } from './helpers.ts';
+import { withTempEngine } from './helpers.ts';
 
 /** The hit count of a search (always an object here: no `rest_total_hits_as_int`). */
 const total = (engine: Engine, index: string) => (engine.search(index, searchRequest({ size: 0 })).hits.total as { value: number }).value;
 
 describe('periodic refresh', () => {
-  let t: ReturnType<typeof tempEngine>;
-  let engine: Engine;
-  beforeAll(() => {
-    t = tempEngine();
-    engine = t.engine;
-  });
-  afterAll(() => t.close());
+  let engine!: Engine;
+  withTempEngine((made) => (engine = made));
 
   it('publishes the shards it refreshed in separate passes of the loop at once, at the end', async () => {
     await engine.createIndex('p', { settings: { number_of_shards: 5, refresh_interval: '20ms' } });

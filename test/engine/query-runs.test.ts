@@ -6,11 +6,11 @@
  * less, as Elasticsearch's count/30_min_score test expects.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { Query } from '../../src/engine/query/query.ts';
 import { searchRequest, type SearchRequest, type SortClause } from '../../src/engine/search/request.ts';
-import { tempEngine } from './helpers.ts';
+import { withTempEngine } from './helpers.ts';
 import { docArb, queryArb, sourceOf, type Doc } from './query-reference.ts';
 
 const SORTS: { sort: SortClause[]; trackScores?: boolean }[] = [
@@ -24,13 +24,8 @@ const SORTS: { sort: SortClause[]; trackScores?: boolean }[] = [
 const mappings = { properties: { body: { type: 'text' }, tag: { type: 'keyword' }, n: { type: 'long' }, at: { type: 'date' } } };
 
 describe('query runs', () => {
-  let t: ReturnType<typeof tempEngine>;
-  let engine: Engine;
-  beforeAll(() => {
-    t = tempEngine();
-    engine = t.engine;
-  });
-  afterAll(() => t.close());
+  let engine!: Engine;
+  withTempEngine((made) => (engine = made));
 
   /** Every hit of the search as [id, score], page after page of `size`. */
   const paged = (index: string, request: Partial<SearchRequest>, total: number, size: number) => {

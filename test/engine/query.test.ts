@@ -5,21 +5,16 @@
  * Elasticsearch's own for its documented examples.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { Query } from '../../src/engine/query/query.ts';
 import { searchRequest } from '../../src/engine/search/request.ts';
-import { tempEngine } from './helpers.ts';
+import { withTempEngine } from './helpers.ts';
 import { docArb, matches, queryArb, sourceOf, type Doc } from './query-reference.ts';
 
 describe('queries against a plain reference', () => {
-  let t: ReturnType<typeof tempEngine>;
-  let engine: Engine;
-  beforeAll(() => {
-    t = tempEngine();
-    engine = t.engine;
-  });
-  afterAll(() => t.close());
+  let engine!: Engine;
+  withTempEngine((made) => (engine = made));
 
   it('find the reference hits, page in the reference order by a field, and count the same', async () => {
     let round = 0;

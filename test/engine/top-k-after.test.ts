@@ -6,11 +6,11 @@
  * everything; and it reads no sorted run and builds none, even where the segments keep runs already.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { Query } from '../../src/engine/query/query.ts';
 import { searchRequest, type Paging, type SortClause } from '../../src/engine/search/request.ts';
-import { tempEngine } from './helpers.ts';
+import { withTempEngine } from './helpers.ts';
 
 const field = (name: string, order: 'asc' | 'desc', missing: '_first' | '_last'): SortClause => ({ kind: 'field', field: name, order, missing });
 
@@ -49,13 +49,8 @@ const runFigures = (engine: Engine) => {
 };
 
 describe('search_after by top_k paging', () => {
-  let t: ReturnType<typeof tempEngine>;
-  let engine: Engine;
-  beforeAll(() => {
-    t = tempEngine();
-    engine = t.engine;
-  });
-  afterAll(() => t.close());
+  let engine!: Engine;
+  withTempEngine((made) => (engine = made));
 
   it('walks the same pages as sorted runs, with and without a point in time, reading no run', async () => {
     let round = 0;
