@@ -4,9 +4,12 @@
  */
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
+import type { Environment } from '../front/front-credentials.ts';
+import { isFrontSetting, parseFrontSettings, type FrontSettings } from '../front/front-settings.ts';
 import { parseBoolean } from './booleans.ts';
 import { parseByteSize } from './byte-size.ts';
 import { illegalArgument } from './errors.ts';
+import { intSetting } from './int-setting.ts';
 import { PAGINGS, type Paging } from './search/request.ts';
 import { timeValueMs } from './time-value.ts';
 
@@ -37,15 +40,8 @@ export interface NodeSettings {
   front?: FrontSettings;
 }
 
-/** Front mode's node settings, as read (the CA file is read when the front starts). */
-export interface FrontSettings {
-  /** `front.hosts`: one cluster's hosts, tried in order for failover; each an origin with an optional path prefix. */
-  hosts: URL[];
-  /** `front.ssl.certificate_authorities`: a PEM file of the CAs trusted for https hosts. */
-  certificateAuthorities?: string;
-  /** `front.headers.<name>`: headers the front sets on every cluster request, by name as given. */
-  headers: Record<string, string>;
-}
+/** Front mode's settings live with the front (src/front/front-settings.ts); named here too for the files that took them from here. */
+export type { FrontSettings };
 
 /** The products deeppage can answer as: Elasticsearch 8.x, or OpenSearch for its clients and tools. */
 export const DISTRIBUTIONS = ['elasticsearch', 'opensearch'] as const;
@@ -66,13 +62,22 @@ export const MAX_RUNS_BYTES = 2 * 1024 ** 3;
 /** Like ES's `indices.queries.cache.size`: a share of memory, here of the machine's, capped as above. */
 export const DEFAULT_RUNS_CACHE_SIZE = '10%';
 
-export function parseNodeSettings(given: Record<string, string> = {}): NodeSettings {
+/**
+ * `given` by name, as `-E` gives them. `env` is read for the front's secure settings only, and only
+ * when a `front.*` setting is given (src/front/front-credentials.ts).
+ */
+export function parseNodeSettings(given: Record<string, string> = {}, env: Environment = process.env): NodeSettings {
   const settings: NodeSettings = {
     sortedRunsCacheBytes: memorySize('indices.sorted_runs.cache.size', DEFAULT_RUNS_CACHE_SIZE),
     breakerTotalLimitBytes: heapSize('indices.breaker.total.limit', DEFAULT_BREAKER_TOTAL_LIMIT),
     ...DEFAULT_NODE_SETTINGS,
   };
+  const front: Record<string, string> = {};
   for (const [name, value] of Object.entries(given)) {
+    if (isFrontSetting(name)) {
+      front[name] = value;
+      continue;
+    }
     switch (name) {
       case 'indices.sorted_runs.cache.size':
         settings.sortedRunsCacheBytes = memorySize(name, value);
@@ -85,10 +90,10 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
         settings.maxKeepAliveMs = timeValueMs(name, value);
         break;
       case 'search.max_open_scroll_context':
-        settings.maxOpenScrollContexts = count(name, value);
+        settings.maxOpenScrollContexts = intSetting(name, value);
         break;
       case 'search.max_open_pit_context':
-        settings.maxOpenPitContexts = count(name, value);
+        settings.maxOpenPitContexts = intSetting(name, value);
         break;
       case 'http.max_content_length':
         settings.httpMaxContentLength = byteSize(name, value);
@@ -113,29 +118,13 @@ export function parseNodeSettings(given: Record<string, string> = {}): NodeSetti
         if (!(DISTRIBUTIONS as readonly string[]).includes(value)) throw illegalArgument(`failed to parse value [${value}] for setting [${name}], must be one of [${DISTRIBUTIONS.join(', ')}]`);
         settings.distribution = value as Distribution;
         break;
-      case 'front.hosts':
-        frontOf(settings).hosts = frontHosts(name, value);
-        break;
-      case 'front.ssl.certificate_authorities':
-        if (value.trim() === '') throw illegalArgument(`[${name}] must not be empty`);
-        frontOf(settings).certificateAuthorities = value;
-        break;
       default:
-        if (name.startsWith(FRONT_HEADERS)) {
-          frontOf(settings).headers[frontHeaderName(name)] = frontHeaderValue(name, value);
-          break;
-        }
         throw illegalArgument(`unknown setting [${name}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
     }
   }
-  if (settings.front) checkFront(settings.front);
+  const frontSettings = parseFrontSettings(front, env);
+  if (frontSettings) settings.front = frontSettings;
   return settings;
-}
-
-function count(name: string, value: string): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!(n <= 2 ** 31 - 1)) throw illegalArgument(`Failed to parse value [${value}] for setting [${name}] must be >= 0`);
-  return n;
 }
 
 /** ES's memory size: a byte size (`512mb`, `1gb`, `0b`) or a percentage (`10%`) of the machine's memory, capped at {@link MAX_RUNS_BYTES}. */
@@ -168,51 +157,4 @@ function byteSize(name: string, value: string): number {
   const bytes = parseByteSize(name, value);
   if (bytes < 0) throw illegalArgument(`failed to parse value [${value}] for setting [${name}], must be >= [0]`);
   return bytes;
-}
-
-const FRONT_HEADERS = 'front.headers.';
-/** Headers the front owns on the way to the cluster, or that carry secrets `ps` would show (the front's own credentials are secure settings). */
-const FRONT_HEADERS_REFUSED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect', 'authorization', 'proxy-authorization', 'cookie']);
-
-function frontOf(settings: NodeSettings): FrontSettings {
-  return (settings.front ??= { hosts: [], headers: {} });
-}
-
-/** `http://es1:9200,https://es2:9200/prefix`: absolute http(s) URLs, no credentials, query or fragment. */
-function frontHosts(name: string, value: string): URL[] {
-  const hosts = value.split(',').map((s) => s.trim());
-  if (hosts.some((host) => host === '')) throw illegalArgument(`Failed to parse value [${value}] for setting [${name}]: expected a comma-separated list of http:// or https:// URLs`);
-  return hosts.map((host) => {
-    let url: URL;
-    try {
-      url = new URL(host);
-    } catch {
-      throw illegalArgument(`Failed to parse value [${value}] for setting [${name}]: [${host}] is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw illegalArgument(`Failed to parse value [${value}] for setting [${name}]: [${host}] must use http or https`);
-    if (url.username || url.password) throw illegalArgument(`Failed to parse value [${value}] for setting [${name}]: [${url.host}] must not carry credentials: clients' own credentials are forwarded`);
-    if (url.search || url.hash) throw illegalArgument(`Failed to parse value [${value}] for setting [${name}]: [${host}] must not have a query or fragment`);
-    return url;
-  });
-}
-
-function frontHeaderName(setting: string): string {
-  const header = setting.slice(FRONT_HEADERS.length);
-  // RFC 9110 §5.1: a field name is a token.
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) throw illegalArgument(`[${setting}]: [${header}] is not a valid header name`);
-  if (FRONT_HEADERS_REFUSED.has(header.toLowerCase())) throw illegalArgument(`[${setting}]: the header [${header}] cannot be set by the front`);
-  return header;
-}
-
-function frontHeaderValue(setting: string, value: string): string {
-  // RFC 9110 §5.5: no CR, LF or NUL in a field value; surrounding whitespace is not part of it.
-  if (/[\r\n\0]/.test(value)) throw illegalArgument(`[${setting}]: a header value must not contain CR, LF or NUL`);
-  return value.trim();
-}
-
-function checkFront(front: FrontSettings): void {
-  if (front.hosts.length === 0) throw illegalArgument('[front.hosts] must be set when any other front.* setting is');
-  if (front.certificateAuthorities !== undefined && !front.hosts.some((url) => url.protocol === 'https:')) {
-    throw illegalArgument('[front.ssl.certificate_authorities] is set but no host in [front.hosts] uses https');
-  }
 }
