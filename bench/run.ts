@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { engineSuite } from './engine/suite.ts';
+import { frontSuite } from './front/suite.ts';
 import { httpSuite } from './http/suite.ts';
 import { ingestSuite } from './ingest/suite.ts';
 import { kernelsSuite } from './kernels/suite.ts';
@@ -22,7 +23,7 @@ import { scaleSuite } from './scale/suite.ts';
 import { machine, writeSuite } from './lib/results.ts';
 import { consoleContext, type Mode, type Suite } from './lib/suite.ts';
 
-export const SUITES: Suite[] = [kernelsSuite, engineSuite, httpSuite, ingestSuite, scaleSuite];
+export const SUITES: Suite[] = [kernelsSuite, engineSuite, httpSuite, ingestSuite, scaleSuite, frontSuite];
 
 const USAGE = `usage: npm run bench -- [suite ...] [--quick] [--out DIR] [--url URL --index NAME [--sort FIELD]]
 

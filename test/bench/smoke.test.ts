@@ -13,7 +13,7 @@ import { tempDir } from '../engine/helpers.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url);
-const SUITES = ['kernels', 'engine', 'http', 'ingest', 'scale'];
+const SUITES = ['kernels', 'engine', 'http', 'ingest', 'scale', 'front'];
 
 describe('npm run bench (smoke)', () => {
   const { dir, remove } = tempDir();
@@ -43,6 +43,8 @@ describe('npm run bench (smoke)', () => {
     const groups = (suite: string) => new Set(JSON.parse(readFileSync(`${dir}/${suite}.json`, 'utf8')).rows.map((r: { group: string }) => r.group));
     expect([...groups('engine')]).toEqual(expect.arrayContaining(['query', 'text']));
     expect([...groups('http')]).toContain('query');
+    // The front suite: the cluster's pages and the pass-through probes, whether or not the front accelerates yet.
+    expect([...groups('front')]).toEqual(expect.arrayContaining(['from', 'pass-through']));
     // The reads' throughput is measured in rounds beside hello-world, each with its share of it; the
     // shallow page at 50 connections too, beside hello-world at 50, with each round's p99.
     const http = JSON.parse(readFileSync(`${dir}/http.json`, 'utf8')).rows as { unit: string; params: { endpoint?: string; connections?: number; statistic?: string } }[];

@@ -1,0 +1,257 @@
+/**
+ * The from sweep of one index and sort, size 10, on a fresh front before the stand-in cluster:
+ *
+ * 1. the front is asked a page at from > 0: an answer with `X-Deeppage-Page` starts its rank index
+ *    in the background, one without it means the acceleration is not there (the front columns are
+ *    then "not available", and only the cluster is timed);
+ * 2. the warm state: `GET /_front/stats` polled until a rank index is built and none is building;
+ *    its documents, bytes and build time are read then, before anything else is built;
+ * 3. every page checked: the cluster's (the data set's sort values at every rank, or its 400 past
+ *    the window) and the front's (the same, and within the window the cluster's very hits);
+ * 4. per from, the cluster and the warm front in rounds side by side (bench/front/rounds.ts);
+ * 5. per from, cold pages, each the first request at that depth on a front without a rank index.
+ *
+ * A front page that is wrong is not timed: its cell says why.
+ */
+import type { Timing } from '../lib/measure.ts';
+import { WrongAnswer } from '../lib/suite.ts';
+import type { Answer, Connection } from './client.ts';
+import { withFront, type FrontProcess } from './front-process.ts';
+import { frontMark, isWindowRefusal, namesPage, pageCall, pageDifference, readPage, type Page, type SortKey } from './pages.ts';
+import { inRounds, summary, type Measured, type RoundBudget } from './rounds.ts';
+import { frontStats, idle, refreshFront, waitFor, warmed, type FrontStats } from './servers.ts';
+
+export interface SweepJob {
+  clusterUrl: string;
+  cluster: Connection;
+  index: string;
+  shards: number;
+  key: SortKey;
+  froms: number[];
+  size: number;
+  rounds: RoundBudget;
+  coldSamples: number;
+  /** How long a rank index may take to build, in ms. */
+  buildTimeoutMs: number;
+  log(line: string): void;
+}
+
+/** A series at a point: measured, or why not (`refused`, `not available: …`, `wrong answer: …`). */
+export type Cell = { measured: Measured } | { missing: string };
+
+export interface ColdSeries {
+  timing: Timing;
+  states: Record<string, number>;
+  clusterRequests: number[];
+}
+
+export interface PointResult {
+  from: number;
+  cluster: Cell;
+  warm: Cell;
+  cold: { measured: ColdSeries } | { missing: string };
+}
+
+export interface RankIndexFigures {
+  documents: number;
+  bytes: number;
+  builds: number;
+  /** `build_time_in_millis` of the stats. */
+  buildMs: number;
+  /** From the request that started the build to the stats showing it built, in ms. */
+  wallMs: number;
+}
+
+export interface SweepResult {
+  label: string;
+  index: string;
+  shards: number;
+  docs: number;
+  key: SortKey;
+  size: number;
+  points: PointResult[];
+  /** Why the front columns are not available, when they are not. */
+  unavailable?: string;
+  rankIndex: RankIndexFigures | { missing: string };
+  frontSettings: string[];
+  /** How the cold pages were brought about. */
+  coldMethod: string;
+}
+
+const NOT_ACCELERATED = 'the front passed the page through (no X-Deeppage-Page header): no acceleration';
+
+export async function sweepFront(job: SweepJob): Promise<SweepResult> {
+  const { key, size, log } = job;
+  const label = `${job.index}, ${job.shards} shards, sort ${key.label}`;
+  return withFront(job.clusterUrl, log, async (front) => {
+    // 1. Is the page accelerated? (A from > 0 so that a rank index is started.)
+    const trigger = pageCall(job.index, key, Math.min(10, job.froms.find((f) => f > 0) ?? 10), size);
+    const triggered = performance.now();
+    const first = await front.connection.send(trigger);
+    const accelerated = frontMark(first.headers).page !== undefined;
+    const unavailable = accelerated ? undefined : NOT_ACCELERATED;
+    log(`  ${label}: ${accelerated ? `the front accelerates the page (X-Deeppage-Page: ${frontMark(first.headers).page})` : unavailable}`);
+
+    // 2. The warm state.
+    let rankIndex: SweepResult['rankIndex'] = { missing: `not available: ${unavailable}` };
+    if (accelerated) {
+      const ready = await waitFor(front.connection, warmed, job.buildTimeoutMs);
+      const wallMs = performance.now() - triggered;
+      rankIndex = ready ? figures(ready, wallMs) : await missingStats(front.connection, job.buildTimeoutMs);
+      if ('documents' in rankIndex) log(`  rank index: ${rankIndex.documents} documents, ${rankIndex.bytes} bytes, built in ${rankIndex.buildMs} ms (${(wallMs / 1000).toFixed(1)} s from the first request)`);
+      else log(`  rank index: ${rankIndex.missing}`);
+    }
+
+    // 3. Every page checked.
+    const checked = new Map<number, { cluster: Page | 'refused'; front?: Page | string }>();
+    for (const from of job.froms) {
+      const call = pageCall(job.index, key, from, size);
+      const direct = await job.cluster.send(call);
+      let cluster: Page | 'refused';
+      if (isWindowRefusal(direct)) cluster = 'refused';
+      else {
+        const page = readPage(direct, key, from, size);
+        if (typeof page === 'string') throw new WrongAnswer(`the cluster: ${call.path} ${call.body}: ${page}`);
+        cluster = page;
+      }
+      let frontPage: Page | string | undefined;
+      if (accelerated) {
+        const answer = await front.connection.send(call);
+        frontPage = readPage(answer, key, from, size);
+        if (typeof frontPage !== 'string' && cluster !== 'refused') frontPage = pageDifference(frontPage, cluster) ?? frontPage;
+        if (typeof frontPage === 'string') log(`  from=${from}: the front's page is wrong: ${frontPage}`);
+      }
+      checked.set(from, { cluster, front: frontPage });
+    }
+
+    // 4. The cluster and the warm front, in rounds.
+    const points: PointResult[] = [];
+    for (const from of job.froms) {
+      const call = pageCall(job.index, key, from, size);
+      const { cluster, front: frontPage } = checked.get(from)!;
+      const contenders = [];
+      if (cluster !== 'refused') contenders.push({ name: 'cluster', connection: job.cluster, call, verify: namesPage(cluster) });
+      const frontOk = typeof frontPage === 'object';
+      if (frontOk) contenders.push({ name: 'front', connection: front.connection, call, verify: namesPage(frontPage) });
+      const measured = contenders.length > 0 ? await inRounds(contenders, job.rounds) : new Map<string, Measured>();
+      const point: PointResult = {
+        from,
+        cluster: cluster === 'refused' ? { missing: 'refused' } : { measured: measured.get('cluster')! },
+        warm: frontOk ? { measured: measured.get('front')! } : { missing: unavailable ? `not available: ${unavailable}` : typeof frontPage === 'string' ? `wrong answer: ${frontPage}` : 'not available: no rank index was built' },
+        cold: { missing: unavailable ? `not available: ${unavailable}` : 'not measured' },
+      };
+      points.push(point);
+      log(`  from=${String(from).padEnd(7)} cluster ${cellLine(point.cluster)} · front warm ${cellLine(point.warm)}`);
+    }
+
+    // 5. Cold pages.
+    let coldMethod = 'not measured: the acceleration is not available';
+    if (accelerated) {
+      const cold = new ColdPages(front, job);
+      for (const point of points) {
+        const page = checked.get(point.from)!.front;
+        if (typeof page === 'string') point.cold = { missing: `wrong answer: ${page}` };
+        else point.cold = await cold.measure(point.from);
+        log(`  from=${String(point.from).padEnd(7)} front cold ${'measured' in point.cold ? `p50 ${point.cold.measured.timing.median.toFixed(3)} ms (${point.cold.measured.timing.samples} pages)` : point.cold.missing}`);
+      }
+      coldMethod = cold.method();
+    }
+    return { label, index: job.index, shards: job.shards, docs: key.ranked.length, key, size, points, unavailable, rankIndex, frontSettings: front.settings, coldMethod };
+  });
+}
+
+function figures(stats: FrontStats, wallMs: number): RankIndexFigures {
+  const r = stats.rank_indices;
+  return { documents: r.documents, bytes: r.bytes, builds: r.builds, buildMs: r.build_time_in_millis, wallMs };
+}
+
+async function missingStats(front: Connection, timeoutMs: number): Promise<{ missing: string }> {
+  const stats = await frontStats(front);
+  if (stats === undefined) return { missing: 'not available: GET /_front/stats is not answered by the front' };
+  return { missing: `not available: no rank index built within ${timeoutMs / 1000} s (stats: ${JSON.stringify(stats.rank_indices)})` };
+}
+
+function cellLine(cell: Cell): string {
+  if ('missing' in cell) return cell.missing.startsWith('not available') ? 'not available' : cell.missing;
+  const { timing, states } = cell.measured;
+  return `p50 ${timing.median.toFixed(3)} ms (${timing.samples} requests${states.none === timing.samples ? '' : `, ${JSON.stringify(states)}`})`;
+}
+
+/**
+ * The first request at a depth on a front without a rank index: after `POST /_front/_refresh` (with
+ * no build running before it), or, if the front then still answers warm or does not take the
+ * refresh, on a new front process warmed up by requests that build nothing (`GET /`, `_count`, the
+ * page at from 0). Each page's answer is checked against the data set; its state is what its
+ * `X-Deeppage-Page` says.
+ */
+class ColdPages {
+  private how: 'refresh' | 'process' = 'refresh';
+  private readonly switched: string[] = [];
+
+  constructor(
+    private readonly front: FrontProcess,
+    private readonly job: SweepJob,
+  ) {}
+
+  method(): string {
+    return this.how === 'refresh'
+      ? 'POST /_front/_refresh after GET /_front/stats showed no build running, then the page'
+      : `a new front process per page, warmed up by 20 × GET /, 20 × _count and 5 × the page at from 0, then the page (${this.switched.join('; ')})`;
+  }
+
+  async measure(from: number): Promise<{ measured: ColdSeries } | { missing: string }> {
+    const { job } = this;
+    const call = pageCall(job.index, job.key, from, job.size);
+    const ms: number[] = [];
+    const states: Record<string, number> = {};
+    const requests: number[] = [];
+    while (ms.length < job.coldSamples) {
+      let answer: Answer;
+      if (this.how === 'refresh') {
+        if (!(await waitFor(this.front.connection, idle, job.buildTimeoutMs))) return { missing: `not measured: a rank index build did not end within ${job.buildTimeoutMs / 1000} s` };
+        if (!(await refreshFront(this.front.connection))) {
+          this.switch('the front does not answer POST /_front/_refresh');
+          continue;
+        }
+        answer = await this.front.connection.send(call);
+        // A page the front passes through (from 0, say) says nothing about the refresh; a warm one does.
+        const page = frontMark(answer.headers).page;
+        if (page === 'warm') {
+          this.switch(`after POST /_front/_refresh the page at from ${from} answered warm`);
+          continue;
+        }
+      } else {
+        await this.front.restart();
+        await this.warmUp();
+        answer = await this.front.connection.send(call);
+      }
+      const page = readPage(answer, job.key, from, job.size);
+      if (typeof page === 'string') return { missing: `wrong answer: ${page}` };
+      const mark = frontMark(answer.headers);
+      states[mark.page ?? 'none'] = (states[mark.page ?? 'none'] ?? 0) + 1;
+      if (mark.clusterRequests !== undefined) requests.push(mark.clusterRequests);
+      ms.push(answer.ms);
+    }
+    return { measured: { timing: summary(ms), states, clusterRequests: requests } };
+  }
+
+  private switch(why: string): void {
+    this.how = 'process';
+    this.switched.push(why);
+    this.job.log(`  cold pages: ${why}; a new front process per cold page from now on`);
+  }
+
+  private async warmUp(): Promise<void> {
+    const { job } = this;
+    const connection = this.front.connection;
+    const calls = [
+      ...Array.from({ length: 20 }, () => ({ method: 'GET' as const, path: '/' })),
+      ...Array.from({ length: 20 }, () => ({ method: 'GET' as const, path: `/${encodeURIComponent(job.index)}/_count` })),
+      ...Array.from({ length: 5 }, () => pageCall(job.index, job.key, 0, job.size)),
+    ];
+    for (const call of calls) {
+      const answer = await connection.send(call);
+      if (answer.status !== 200) throw new WrongAnswer(`warming up a new front: ${call.method} ${call.path} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+    }
+  }
+}
