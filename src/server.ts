@@ -11,6 +11,7 @@ import { Engine } from './engine/engine.ts';
 import { reportLoopDelayOnSignal } from './event-loop-delay.ts';
 import { watchIdleMemory } from './idle-memory.ts';
 import { parseNodeSettings } from './engine/node-settings.ts';
+import { isFrontSecureSetting } from './front/front-credentials.ts';
 import { startFront } from './front/front-server.ts';
 import { createApp } from './http/app.ts';
 import { Authenticator } from './http/auth/authenticator.ts';
@@ -111,7 +112,8 @@ export function settingsFromArgs(args: readonly string[]): Record<string, string
     const at = arg?.indexOf('=') ?? -1;
     if (arg === undefined || at <= 0) throw new Error(`deeppage: expected -E name=value, got ${args[i] ?? 'nothing'}`);
     const name = arg.slice(0, at), value = arg.slice(at + 1);
-    if (name in settings) throw new Error(`deeppage: setting [${name}] already set, saw [${settings[name]}] and [${value}]`);
+    // A secure setting's values are never shown; settings parsing refuses it from -E anyway.
+    if (name in settings) throw new Error(`deeppage: setting [${name}] already set${isFrontSecureSetting(name) ? '' : `, saw [${settings[name]}] and [${value}]`}`);
     settings[name] = value;
   }
   return settings;
@@ -136,7 +138,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const host = process.env.HOST ?? '127.0.0.1', port = Number(process.env.PORT ?? 9200);
   try {
     // In front mode (docs/front-mode.md) no data directory is opened and nothing is seeded: the port serves the cluster's indices.
-    if (nodeSettings.front) running = await startFront({ front: nodeSettings.front, maxBodyBytes: nodeSettings.httpMaxContentLength, host, port });
+    if (nodeSettings.front) running = await startFront({ front: nodeSettings.front, maxBodyBytes: nodeSettings.httpMaxContentLength, runsBudgetBytes: nodeSettings.sortedRunsCacheBytes, host, port });
     else running = await startServer({
       settings,
       credentials: process.env.DEEPPAGE_CREDENTIALS,

@@ -6,9 +6,10 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ClusterHost } from './cluster-hosts.ts';
+import { EsError } from '../engine/errors.ts';
+import type { ClusterHost, ClusterHosts } from './cluster-hosts.ts';
 import { endToEnd } from './hop-by-hop.ts';
-import type { RequestBody } from './request-body.ts';
+import type { BodySource } from './request-body.ts';
 
 /** How long a host may take to accept a connection before the next one is tried, in ms. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -25,7 +26,36 @@ export interface Outgoing {
   rawHeaders: readonly string[];
   /** `front.headers`, set over the client's. */
   frontHeaders: Readonly<Record<string, string>>;
-  body: RequestBody;
+  body: BodySource;
+}
+
+/** A request's fate over every host: the answer of the first that gave one, or the error for the client. */
+export type Sent = { answer: IncomingMessage } | { error: EsError };
+
+/**
+ * Sends a request to the cluster's hosts in turn (cluster-hosts.ts): the next host is tried when the
+ * last could not be connected to (nothing was sent), for any request; after a failure that may have
+ * reached the host, only for a `read` whose body can be sent again, never for a write. When no host
+ * answers: 503 if none accepted a connection, else 502, as Elasticsearch's errors.
+ */
+export async function send(hosts: ClusterHosts, outgoing: Outgoing, read: boolean): Promise<Sent> {
+  const failures: string[] = [];
+  let connected = false;
+  for (const host of hosts.inTurn()) {
+    const tried = await attempt(host, outgoing);
+    if ('answer' in tried) {
+      hosts.answered(host);
+      return tried;
+    }
+    if (tried.error instanceof EsError) return { error: tried.error };
+    failures.push(`[${host.url.host}] ${(tried.error as NodeJS.ErrnoException).code ?? tried.error.message}`);
+    hosts.failed(host);
+    if (!tried.sent) continue;
+    connected = true;
+    if (!read || !outgoing.body.replayable) break;
+  }
+  const reason = connected ? `no answer from the cluster: ${failures.join(', ')}` : `None of the configured nodes are available: ${failures.join(', ')}`;
+  return { error: connected ? new EsError(502, 'connect_transport_exception', reason) : new EsError(503, 'no_node_available_exception', reason) };
 }
 
 export function attempt(host: ClusterHost, { method, target, rawHeaders, frontHeaders, body }: Outgoing): Promise<Attempt> {

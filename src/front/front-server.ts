@@ -7,13 +7,21 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FrontSettings } from '../engine/node-settings.ts';
+import { wasmKernels } from '../core/index.ts';
+import { ClusterCalls } from './cluster-calls.ts';
 import { ClusterHosts } from './cluster-hosts.ts';
-import { passThrough } from './pass-through.ts';
+import { readClusterKind } from './cluster-kind.ts';
+import { frontRoutes } from './front-routes.ts';
+import type { FrontSettings } from './front-settings.ts';
+import type { Distribution } from './rank/point-in-time.ts';
+import { RankIndices } from './rank/rank-indices.ts';
+import { ResultWindows } from './rank/result-windows.ts';
 
 export interface FrontOptions {
   front: FrontSettings;
   maxBodyBytes: number;
+  /** `indices.sorted_runs.cache.size`: the memory the rank indices' keys share. */
+  runsBudgetBytes: number;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -25,7 +33,7 @@ export interface RunningFront {
   close(): Promise<void>;
 }
 
-export async function startFront({ front, maxBodyBytes, host = '127.0.0.1', port = 9200 }: FrontOptions): Promise<RunningFront> {
+export async function startFront({ front, maxBodyBytes, runsBudgetBytes, host = '127.0.0.1', port = 9200 }: FrontOptions): Promise<RunningFront> {
   let hosts: ClusterHosts;
   try {
     hosts = new ClusterHosts(front);
@@ -33,7 +41,14 @@ export async function startFront({ front, maxBodyBytes, host = '127.0.0.1', port
     // A refusal to start is one line (server.ts).
     throw error instanceof Error ? new Error(`deeppage: ${error.message}`) : error;
   }
-  const server = createServer(passThrough({ hosts, headers: front.headers, maxBodyBytes }));
+  const calls = new ClusterCalls(hosts, front.headers);
+  const housekeeping = front.credentials?.authorization;
+  const windows = new ResultWindows();
+  const indices = new RankIndices(
+    { calls, kernels: wasmKernels(), budgetBytes: runsBudgetBytes, refreshIntervalMs: front.refreshIntervalMs, maxOpenPits: front.maxOpenPits, windows, housekeeping },
+    distributionOf(calls, housekeeping),
+  );
+  const server = createServer(frontRoutes({ hosts, headers: front.headers, maxBodyBytes, calls, indices, windows }));
   await listen(server, host, port).catch((error) => {
     hosts.close();
     throw error;
@@ -46,8 +61,31 @@ export async function startFront({ front, maxBodyBytes, host = '127.0.0.1', port
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await indices.close();
       hosts.close();
     },
+  };
+}
+
+/**
+ * The cluster's dialect, read from its `GET /` the first time it is needed (again after a failure):
+ * with the front's own credentials when it has them, else with the headers of the client whose
+ * search needs it.
+ */
+function distributionOf(calls: ClusterCalls, authorization: string | undefined): (client: readonly string[]) => Promise<Distribution> {
+  let known: Promise<Distribution> | undefined;
+  return (client) => {
+    known ??= readClusterKind(async (path, headers) => {
+      const answer = await calls.call('housekeeping', 'GET', path, authorization === undefined ? client : Object.entries(headers).flat());
+      return { status: answer.status, body: answer.text };
+    }, authorization).then(
+      (kind) => kind.distribution,
+      (error: unknown) => {
+        known = undefined;
+        throw error;
+      },
+    );
+    return known;
   };
 }
 

@@ -14,10 +14,10 @@ import { EsError, illegalArgument } from '../engine/errors.ts';
 import { errorBody } from '../http/error-response.ts';
 import { bodyTooLarge } from '../http/request-body.ts';
 import type { ClusterHosts } from './cluster-hosts.ts';
-import { attempt } from './forward.ts';
+import { send } from './forward.ts';
 import { endToEnd } from './hop-by-hop.ts';
 import { isRead } from './read-only.ts';
-import { RequestBody } from './request-body.ts';
+import { RequestBody, type BodySource } from './request-body.ts';
 
 export interface PassThroughOptions {
   hosts: ClusterHosts;
@@ -28,11 +28,7 @@ export interface PassThroughOptions {
 }
 
 export function passThrough({ hosts, headers, maxBodyBytes }: PassThroughOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => void handle(req, res).catch((error) => {
-    console.error(error);
-    if (!res.headersSent) sendError(res, new EsError(500, 'exception', String(error)));
-    else res.destroy();
-  });
+  return (req, res) => void handle(req, res).catch((error) => failed(res, error));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
@@ -41,28 +37,28 @@ export function passThrough({ hosts, headers, maxBodyBytes }: PassThroughOptions
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBodyBytes) return sendError(res, bodyTooLarge(maxBodyBytes));
     const read = isRead(method, target);
-    const body = new RequestBody(req, maxBodyBytes, read);
-    const outgoing = { method, target, rawHeaders: req.rawHeaders, frontHeaders: headers, body };
-    const failures: string[] = [];
-    let connected = false;
-    for (const host of hosts.inTurn()) {
-      const tried = await attempt(host, outgoing);
-      if ('answer' in tried) {
-        hosts.answered(host);
-        return answer(tried.answer, res);
-      }
-      if (tried.error instanceof EsError) return sendError(res, tried.error);
-      failures.push(`[${host.url.host}] ${(tried.error as NodeJS.ErrnoException).code ?? tried.error.message}`);
-      hosts.failed(host);
-      if (!tried.sent) continue;
-      connected = true;
-      if (!read || !body.replayable) break;
-    }
-    const reason = connected ? `no answer from the cluster: ${failures.join(', ')}` : `None of the configured nodes are available: ${failures.join(', ')}`;
-    sendError(res, connected ? new EsError(502, 'connect_transport_exception', reason) : new EsError(503, 'no_node_available_exception', reason));
-    // A body the cluster never read is left unread; the connection then cannot carry another request.
-    if (!req.readableEnded) res.once('finish', () => req.destroy());
+    await forward(req, res, new RequestBody(req, maxBodyBytes, read), { hosts, headers, maxBodyBytes });
   }
+}
+
+/** Sends the client's request, with this body, to the cluster and its answer back unchanged. */
+export async function forward(req: IncomingMessage, res: ServerResponse, body: BodySource, { hosts, headers }: PassThroughOptions): Promise<void> {
+  const method = req.method ?? 'GET';
+  const target = req.url ?? '/';
+  const sent = await send(hosts, { method, target, rawHeaders: req.rawHeaders, frontHeaders: headers, body }, isRead(method, target));
+  if ('answer' in sent) return answer(sent.answer, res);
+  sendError(res, sent.error);
+  // A body the cluster never read is left unread; the connection then cannot carry another request.
+  if (!req.readableEnded) res.once('finish', () => req.destroy());
+}
+
+/** A handler's failure: its EsError, else a 500 in Elasticsearch's shape; a cut connection once the answer began. */
+export function failed(res: ServerResponse, error: unknown): void {
+  // A cluster out of reach (503, 502) is an answer in Elasticsearch's shape, not a failure of the front's.
+  if (error instanceof EsError && !res.headersSent) return sendError(res, error);
+  console.error(error);
+  if (!res.headersSent) sendError(res, new EsError(500, 'exception', String(error)));
+  else res.destroy();
 }
 
 function answer(from: IncomingMessage, res: ServerResponse): void {
@@ -78,7 +74,7 @@ function answer(from: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-function sendError(res: ServerResponse, error: EsError): void {
+export function sendError(res: ServerResponse, error: EsError): void {
   const bytes = Buffer.from(JSON.stringify(errorBody(error)));
   res.writeHead(error.status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': bytes.length });
   res.end(bytes);

@@ -12,7 +12,26 @@ import { bodyTooLarge } from '../http/request-body.ts';
 /** Bytes a read's body is kept up to, to send again; a larger one is streamed but never retried. */
 export const KEPT_BODY_BYTES = 16 * 1024 * 1024;
 
-export class RequestBody {
+/** What a request to the cluster sends as its body. */
+export interface BodySource {
+  /** Whether the body can be sent (again) to another host. */
+  readonly replayable: boolean;
+  /** Writes the body to `upstream` and ends it. */
+  sendTo(upstream: ClientRequest): void;
+}
+
+/** A body the front holds whole: its own requests, or a client's it has read. */
+export class KeptBody implements BodySource {
+  readonly replayable = true;
+
+  constructor(private readonly bytes: Buffer | undefined) {}
+
+  sendTo(upstream: ClientRequest): void {
+    upstream.end(this.bytes);
+  }
+}
+
+export class RequestBody implements BodySource {
   private started = false;
   private ended = false;
   private bytes = 0;
