@@ -83,8 +83,8 @@ async function answer(cluster: Cluster, search: FrontSearch, window: number): Pr
   const q = (walkBody.query ?? { match_all: {} }) as Query;
   const exists: Query = { exists: { field: key.field } };
   // The least value (asc, over Q: its first hit has a value when any has) with the total, and the greatest with the count of values.
-  const low = await cluster.firstValue(q, key, 'asc');
-  const high = await cluster.firstValue(and([q, exists]), key, 'desc');
+  const low = await cluster.firstValue(q, key, 'asc', true);
+  const high = await cluster.firstValue(and([q, exists]), key, 'desc', true);
   const total = low.total;
   const valued = high.total;
   const missing = total - valued;
@@ -251,7 +251,7 @@ class Cluster {
    */
   async domainOf(field: string): Promise<{ domain: Domain; exactValues: boolean } | undefined> {
     const options = new URLSearchParams([...this.search.pitParams].filter(([name]) => ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'].includes(name)));
-    const answer = await this.calls.call('housekeeping', 'GET', target(indexPath(this.search.indices), '_mapping', options), this.search.headers);
+    const answer = await this.calls.call('count', 'GET', target(indexPath(this.search.indices), '_mapping', options), this.search.headers);
     // Reading mappings takes a privilege searching does not: a refusal here only means no bisection.
     if (answer.status !== 200) return undefined;
     this.elastic = headerOf(answer, 'x-elastic-product') !== undefined;
@@ -268,12 +268,12 @@ class Cluster {
     return domains.size === 1 && domain !== undefined ? { domain, exactValues } : undefined;
   }
 
-  /** The total of a query, and the sort value of its first hit sorted by the key alone (the user's mode, missing last) in this order. */
-  async firstValue(query: Query, key: FirstKey, order: 'asc' | 'desc'): Promise<{ total: number; value: unknown }> {
+  /** The sort value of a query's first hit sorted by the key alone (the user's mode, missing last) in this order, and (`counted`) its total. */
+  async firstValue(query: Query, key: FirstKey, order: 'asc' | 'desc', counted = false): Promise<{ total: number; value: unknown }> {
     const sort = [{ [key.field]: { order, mode: key.desc ? 'max' : 'min', missing: '_last', ...(key.unmappedType === undefined ? {} : { unmapped_type: key.unmappedType }) } }];
-    const text = this.complete(await this.post('count', { query, sort, size: 1, _source: false, track_total_hits: true }));
-    const { hits } = parseExact(text) as { hits: { total: { value: number }; hits: { sort: unknown[] }[] } };
-    return { total: hits.total.value, value: hits.hits[0]?.sort[0] };
+    const text = this.complete(await this.post('count', { query, sort, size: 1, _source: false, track_total_hits: counted }));
+    const { hits } = parseExact(text) as { hits: { total?: { value: number }; hits: { sort: unknown[] }[] } };
+    return { total: hits.total?.value ?? 0, value: hits.hits[0]?.sort[0] };
   }
 
   async count(query: Query): Promise<number> {
