@@ -45,10 +45,11 @@ function random(seed: number): () => number {
 
 function documents(): Doc[] {
   const r = random(38);
-  const pick = (tie: number, missing: number, other: () => number): Value => {
+  /** `tie` of the documents hold `value`, `missing` none, the rest one or two values of `other`. */
+  const pick = (tie: number, value: number, missing: number, other: () => number): Value => {
     const u = r();
     if (u < missing) return undefined;
-    if (u < missing + tie) return other === wideDouble ? 0.5 : other === day ? EPOCH_2020 + 3 * DAY : 7;
+    if (u < missing + tie) return value;
     return r() < 0.15 ? [other(), other()] : other();
   };
   const wideLong = () => (r() < 0.5 ? Math.floor(r() * 20) : Math.floor(r() * 2_000_000) - 1_000_000);
@@ -58,9 +59,9 @@ function documents(): Doc[] {
     id: `d${i}`,
     tag: r() < 0.5 ? 'a' : 'b',
     kw: `k${Math.floor(r() * 30)}`,
-    n: pick(0.35, 0.2, wideLong),
-    d: pick(0.3, 0.15, day),
-    x: pick(0.3, 0.2, wideDouble),
+    n: pick(0.35, 7, 0.2, wideLong),
+    d: pick(0.3, EPOCH_2020 + 3 * DAY, 0.15, day),
+    x: pick(0.3, 0.5, 0.2, wideDouble),
   }));
 }
 
