@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, start, type Started } from './processes.ts';
 
-const WINDOW = 40;
+const WINDOW = 20;
 
 let cluster: Started;
 let front: Started;
@@ -86,7 +86,7 @@ let indexCount = 0;
 describe('pages through the front', () => {
   it('equal the reference order at every depth, past the window too, and the cluster within it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(docArb, { minLength: 0, maxLength: 120 }), fc.integer({ min: 1, max: 5 }), fc.array(clauseArb, { minLength: 1, maxLength: 3 }), queryArb, fc.integer({ min: 1, max: 17 }), async (docs, shards, sort, [, query, matches], size) => {
+      fc.asyncProperty(fc.array(docArb, { minLength: 0, maxLength: 200 }), fc.integer({ min: 1, max: 5 }), fc.array(clauseArb, { minLength: 1, maxLength: 3 }), queryArb, fc.integer({ min: 1, max: 17 }), async (docs, shards, sort, [, query, matches], size) => {
         const index = `pages-${indexCount++}`;
         await call(cluster.url, 'PUT', `/${index}`, { settings: { number_of_shards: shards, max_result_window: WINDOW }, mappings: { properties: { n: { type: 'long' }, f: { type: 'double' }, d: { type: 'date' }, k: { type: 'keyword' } } } });
         if (docs.length > 0) {

@@ -91,7 +91,8 @@ export const EXACT_INTEGER = '\u0000';
 
 /** `JSON.parse`, except that integers beyond 2^53 come back as {@link EXACT_INTEGER} + their digits. */
 export function parseExact(text: string): unknown {
-  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  // Only a number token (after '[', ',' or ':') of 16 digits or more can be one JSON.parse rounds.
+  if (!/[[,:]\s*-?\d{16}/.test(text)) return JSON.parse(text);
   let out = '';
   let from = 0;
   for (let i = 0; i < text.length; i++) {
