@@ -8,6 +8,7 @@ import { EsError } from '../engine/errors.ts';
 import type { ClusterHosts } from './cluster-hosts.ts';
 import { send } from './forward.ts';
 import { isRead } from './read-only.ts';
+import { stringifyExact } from './json-text.ts';
 import { KeptBody } from './request-body.ts';
 
 /** A cluster's answer, read whole. */
@@ -45,7 +46,7 @@ export class ClusterCalls {
   async call(purpose: CallPurpose, method: string, target: string, headers: readonly string[], body?: unknown): Promise<ClusterAnswer> {
     this.counts.total++;
     this.counts[purpose]++;
-    const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : stringifyExact(body));
     const rawHeaders = bytes === undefined ? [...headers] : [...headers, 'Content-Type', 'application/json', 'Content-Length', String(bytes.length)];
     const sent = await send(this.hosts, { method, target, rawHeaders, frontHeaders: this.frontHeaders, body: new KeptBody(bytes) }, isRead(method, target));
     if ('error' in sent) throw sent.error;

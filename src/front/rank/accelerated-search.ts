@@ -17,7 +17,7 @@ import type { ServerResponse } from 'node:http';
 import type { ClusterAnswer, ClusterCalls } from '../cluster-calls.ts';
 import { sendClusterAnswer } from '../client-answer.ts';
 import { coldPage } from './cold-page.ts';
-import { member } from './json-text.ts';
+import { member, stringifyExact } from '../json-text.ts';
 import { pageAnswer } from './page-answer.ts';
 import type { ResultWindows } from './result-windows.ts';
 import { ClusterRefused, pointInTimeGone } from './point-in-time.ts';
@@ -73,7 +73,7 @@ async function answer(search: FrontSearch, res: ServerResponse, { calls, indices
 async function warmPage(search: FrontSearch, index: RankIndex, calls: ClusterCalls, indices: RankIndices, res: ServerResponse, counted: () => number, kind = 'warm'): Promise<boolean> {
   const { after, skip } = index.position(search.from);
   const pit = { id: index.pitId, keep_alive: indices.keepAlive };
-  const body = JSON.stringify({ ...search.walkBody, ...search.hitsBody, pit, size: search.size + skip, track_total_hits: false });
+  const body = stringifyExact({ ...search.walkBody, ...search.hitsBody, pit, size: search.size + skip, track_total_hits: false });
   const params = search.pageParams.toString();
   const [page, aggregations] = await Promise.all([
     calls.call('page', 'POST', `/_search${params === '' ? '' : `?${params}`}`, search.headers, after === undefined ? body : `${body.slice(0, -1)},"search_after":${after}}`),

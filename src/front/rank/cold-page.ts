@@ -30,7 +30,7 @@
  * `ClusterCalls.call`.
  */
 import type { ClusterAnswer, ClusterCalls, CallPurpose } from '../cluster-calls.ts';
-import { elements, member, members, parseExact, EXACT_INTEGER } from './json-text.ts';
+import { elements, member, members, parseExact, stringifyExact, EXACT_INTEGER } from '../json-text.ts';
 import type { FrontSearch } from './search-shape.ts';
 
 export interface ColdPage {
@@ -364,7 +364,7 @@ class Cluster {
 
 /** The body's JSON with the cluster's own sort values (their text as sent: longs beyond 2^53 stay exact) as `search_after`. */
 function withSearchAfter(body: Record<string, unknown>, after: string | undefined): string {
-  const text = JSON.stringify(body);
+  const text = stringifyExact(body);
   return after === undefined ? text : `${text.slice(0, -1)},"search_after":${after}}`;
 }
 

@@ -10,7 +10,7 @@
  * A column starts as numbers and turns into ordinals once values aside pass an eighth of it.
  */
 import type { WasmArray, WasmKernels } from '../../core/index.ts';
-import { exactText } from './json-text.ts';
+import { exactText } from '../json-text.ts';
 
 export interface KeyColumn {
   /** The JSON text of the value at a slot. */

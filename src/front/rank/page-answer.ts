@@ -6,7 +6,7 @@
  * count shown as the request's `track_total_hits` asks, and aggregations computed beside the page are
  * put in.
  */
-import { elements, members, type Member } from './json-text.ts';
+import { elements, members, type Member } from '../json-text.ts';
 
 export interface PageEdits {
   /** Hits of the cluster's answer before the page. */

@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { clientHeaders } from '../cluster-calls.ts';
+import { parseExact } from '../json-text.ts';
 
 export interface FrontSearch {
   /** The request as the client sent it, to send on unchanged where the cluster's own answer serves. */
@@ -80,7 +81,8 @@ export function frontSearch(method: string, target: string, rawHeaders: readonly
   }
   let source: unknown;
   try {
-    source = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
+    // Integers beyond 2^53 stay exact: the front sends the query on, and a rounded long would match other documents.
+    source = body.length === 0 ? {} : parseExact(body.toString('utf8'));
   } catch {
     return undefined;
   }

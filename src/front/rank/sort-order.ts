@@ -6,7 +6,7 @@
  * point (the UTF-8 byte order of keywords), `null` (a missing value) first or last whatever the
  * direction. Two values of different kinds cannot be ordered: {@link Unordered} is thrown.
  */
-import { EXACT_INTEGER } from './json-text.ts';
+import { EXACT_INTEGER } from '../json-text.ts';
 
 export interface KeyOrder {
   desc: boolean;

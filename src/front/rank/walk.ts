@@ -14,7 +14,7 @@
  */
 import type { WasmKernels } from '../../core/index.ts';
 import type { ClusterAnswer, ClusterCalls } from '../cluster-calls.ts';
-import { EXACT_INTEGER, exactText, parseExact } from './json-text.ts';
+import { EXACT_INTEGER, exactText, parseExact, stringifyExact } from '../json-text.ts';
 import { KeyColumnBuilder, type KeyColumn } from './key-columns.ts';
 import { ClusterRefused, closePointInTime, openPointInTime, type Distribution } from './point-in-time.ts';
 import { RankIndex } from './rank-index.ts';
@@ -134,7 +134,7 @@ class WalkSession {
   }
 
   private async request(own: Record<string, unknown>, after: string | undefined, sliced = false): Promise<WalkAnswer> {
-    const body = JSON.stringify({ ...this.search.walkBody, pit: { id: this.pitId, keep_alive: this.keepAlive }, ...own });
+    const body = stringifyExact({ ...this.search.walkBody, pit: { id: this.pitId, keep_alive: this.keepAlive }, ...own });
     const answer = await this.calls.call('walk', 'POST', '/_search', this.search.headers, after === undefined ? body : `${body.slice(0, -1)},"search_after":${after}}`);
     if (this.windows.refused(this.search.indices, answer)) {
       this.batch = Math.min(this.batch, this.windows.of(this.search.indices));

@@ -106,7 +106,7 @@ export function parseExact(text: string): unknown {
     while (end < text.length && !DELIMITERS.has(text.charCodeAt(end))) end++;
     const token = text.slice(i, end);
     if (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
-      out += `${text.slice(from, i)}"${EXACT_INTEGER}${token}"`;
+      out += `${text.slice(from, i)}"\\u0000${token}"`;
       from = end;
     }
     i = end - 1;
@@ -119,6 +119,12 @@ export function exactText(value: unknown): string {
   if (typeof value === 'string' && value.startsWith(EXACT_INTEGER)) return value.slice(1);
   if (Object.is(value, -0)) return '-0.0';
   return JSON.stringify(value);
+}
+
+/** `JSON.stringify`, with the integers {@link parseExact} kept as their digits written as numbers again. */
+export function stringifyExact(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.includes('\\u0000') ? text.replace(/"\\u0000(-?\d+)"/g, '$1') : text;
 }
 
 const DELIMITERS = new Set([0x2c, 0x7d, 0x5d, 0x20, 0x0a, 0x0d, 0x09, 0x3a]);
