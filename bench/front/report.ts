@@ -2,10 +2,11 @@
  * The front suite's rows, tables, targets and chart, all from one run's measurements. A target
  * line reads PASS, FAIL or "not available" (when what it judges was not measured, and why).
  */
+import { cpus } from 'node:os';
 import type { Chart, Point } from '../lib/chart.ts';
 import { count, ms, ratio, table } from '../lib/format.ts';
 import type { Row } from '../lib/results.ts';
-import type { KeyWalk } from './key-walk.ts';
+import type { KeyWalk, SlicedWalk } from './key-walk.ts';
 import type { ProbeResult } from './pass-through.ts';
 import type { Measured } from './rounds.ts';
 import type { Cell, ColdSeries, PointResult, RankIndexFigures, SweepResult } from './sweep.ts';
@@ -23,9 +24,15 @@ export const TARGETS = {
   slowMs: 5,
 };
 
+/** The cluster's own walks of a sort's keys: in one walk, and in slices side by side (or its refusal of `slice`). */
+export interface ClusterWalks {
+  single: KeyWalk;
+  sliced: SlicedWalk | { refused: string };
+}
+
 export interface Outcome {
   sweeps: SweepResult[];
-  walks: Map<string, KeyWalk>;
+  walks: Map<string, ClusterWalks>;
   probes: ProbeResult[];
 }
 
@@ -45,7 +52,11 @@ export function frontRows(outcome: Outcome): Row[] {
       if (r.buildMs > 0) rows.push(one('rank-index', 'front', at, 'docs/s', r.documents / (r.buildMs / 1000)));
     }
     const walk = outcome.walks.get(walkKey(s));
-    if (walk) rows.push(one('rank-index', 'cluster-key-walk', { index: s.index, shards: s.shards, sort: s.key.label, documents: walk.docs }, 'docs/s', walk.docs / (walk.ms / 1000)));
+    if (walk) {
+      const at = { index: s.index, shards: s.shards, sort: s.key.label, documents: walk.single.docs };
+      rows.push(one('rank-index', 'cluster-key-walk', at, 'docs/s', walk.single.docs / (walk.single.ms / 1000)));
+      if ('docs' in walk.sliced) rows.push(one('rank-index', 'cluster-key-walk-sliced', { ...at, slices: walk.sliced.slices }, 'docs/s', walk.sliced.docs / (walk.sliced.ms / 1000)));
+    }
   }
   for (const { probe, direct, front } of outcome.probes) {
     rows.push({ group: 'pass-through', strategy: 'direct', params: { probe: probe.name }, unit: 'ms', ...direct.timing });
@@ -109,7 +120,7 @@ export function frontMarkdown(outcome: Outcome, context: { command: string; clus
   return out.join('\n');
 }
 
-function sweepSection(s: SweepResult, walk: KeyWalk | undefined): string[] {
+function sweepSection(s: SweepResult, walk: ClusterWalks | undefined): string[] {
   const out = [`### ${s.label}`, ''];
   out.push(`${count(s.docs)} documents (products of bench/lib/corpus.ts), ${s.shards} shards; the front started with \`${s.frontSettings.join(' ')}\`.`);
   if (s.unavailable) out.push('', `**Front columns not available:** ${s.unavailable}. Only the cluster was timed.`);
@@ -127,24 +138,37 @@ function sweepSection(s: SweepResult, walk: KeyWalk | undefined): string[] {
   out.push(table(['from', `${SERIES.cluster} ms`, `${SERIES.warm} ms`, `${SERIES.cold} ms`, 'warm / cluster from 0', 'cluster requests warm · cold', 'state warm · cold'], rows, 'rrrrrrl'), '');
   const r = s.rankIndex;
   if ('documents' in r) out.push(rankIndexLine(r, walk), '');
-  else out.push(`Rank index: ${r.missing}.${walk ? ` The cluster's own walk of the sort keys: ${rate(walk.docs, walk.ms)} (${walk.requests} requests).` : ''}`, '');
+  else out.push(`Rank index: ${r.missing}.${walk ? ` ${walkLine(walk)}` : ''}`, '');
   out.push(`Cold pages: ${s.coldMethod}.`, '');
   return out;
 }
 
-function rankIndexLine(r: RankIndexFigures, walk: KeyWalk | undefined): string {
+function rankIndexLine(r: RankIndexFigures, walk: ClusterWalks | undefined): string {
   const perDoc = r.documents > 0 ? (r.bytes / r.documents).toFixed(1) : '—';
   return (
     `Rank index (\`GET /_front/stats\` once warm): ${count(r.documents)} documents, ${count(r.bytes)} bytes (${perDoc} bytes/doc), ` +
     `built in ${count(r.buildMs)} ms (${r.buildMs > 0 ? rate(r.documents, r.buildMs) : '—'}; ${(r.wallMs / 1000).toFixed(1)} s from the first request to the stats showing it built), ${r.builds} build(s).` +
-    (walk ? ` The cluster's own walk of the sort keys (PIT, \`search_after\`, \`_source: false\`, 10,000 a request, one slice): ${rate(walk.docs, walk.ms)} (${walk.requests} requests).` : '')
+    (walk ? ` ${walkLine(walk)}` : '')
   );
+}
+
+function walkLine(walk: ClusterWalks): string {
+  const sliced = 'docs' in walk.sliced ? `${rate(walk.sliced.docs, walk.sliced.ms)} in ${walk.sliced.slices} slices side by side (${walk.sliced.requests} requests)` : `slices refused (${walk.sliced.refused})`;
+  return `The cluster's own walk of the sort keys (PIT, \`search_after\`, \`_source: false\`, 10,000 a request, bench/front/key-walk.ts): ${rate(walk.single.docs, walk.single.ms)} in one walk (${walk.single.requests} requests); ${sliced}.`;
+}
+
+function walkRates(walk: ClusterWalks): string {
+  return `; the cluster's own key walk delivers ${rate(walk.single.docs, walk.single.ms)} in one walk${'docs' in walk.sliced ? `, ${rate(walk.sliced.docs, walk.sliced.ms)} in ${walk.sliced.slices} slices` : ''}`;
 }
 
 function passThroughSection(probes: ProbeResult[]): string[] {
   if (probes.length === 0) return [];
   const out = ['## Pass-through', ''];
-  out.push('Requests the front does not accelerate, sent to the cluster directly and through the front in rounds side by side; every answer checked, and the front\'s carried no `X-Deeppage-Page`. Median ms (round medians\' range).', '');
+  out.push(
+    'Requests the front does not accelerate, sent to the cluster directly and through the front in rounds side by side; every answer checked, and the front\'s carried no `X-Deeppage-Page`. Median ms (round medians\' range). ' +
+      `The client, the front and the cluster are three processes on the same ${cpus().length} cores: through the front, a request crosses one more process and one more connection on them.`,
+    '',
+  );
   const rows = probes.map(({ probe, direct, front }) => {
     const added = front.timing.median - direct.timing.median;
     return [probe.name, cell({ measured: direct }), cell({ measured: front }), `${added >= 0 ? '+' : ''}${ms(added)}`, `${added >= 0 ? '+' : ''}${((added / direct.timing.median) * 100).toFixed(1)} %`, String(direct.timing.samples)];
@@ -191,11 +215,11 @@ function targetsSection(outcome: Outcome): string[] {
     const r = s.rankIndex;
     const walk = outcome.walks.get(walkKey(s));
     if (!('documents' in r) || r.documents === 0) {
-      line('not available', `rank index built at ≥ ${count(TARGETS.buildDocsPerSecond)} documents/s ${name}`, `${'missing' in r ? reason(r.missing) : 'no documents'}${walk ? `; the cluster's own key walk delivers ${rate(walk.docs, walk.ms)}` : ''}`);
+      line('not available', `rank index built at ≥ ${count(TARGETS.buildDocsPerSecond)} documents/s ${name}`, `${'missing' in r ? reason(r.missing) : 'no documents'}${walk ? walkRates(walk) : ''}`);
       line('not available', `rank index ≤ ${TARGETS.bytesPerDoc} bytes per document ${name}`, 'missing' in r ? reason(r.missing) : 'no documents');
     } else {
       const perSecond = r.buildMs > 0 ? r.documents / (r.buildMs / 1000) : Infinity;
-      line(perSecond >= TARGETS.buildDocsPerSecond ? 'PASS' : 'FAIL', `rank index built at ≥ ${count(TARGETS.buildDocsPerSecond)} documents/s ${name}`, `${rate(r.documents, r.buildMs)}${walk ? `; the cluster's own key walk delivers ${rate(walk.docs, walk.ms)}` : ''}`);
+      line(perSecond >= TARGETS.buildDocsPerSecond ? 'PASS' : 'FAIL', `rank index built at ≥ ${count(TARGETS.buildDocsPerSecond)} documents/s ${name}`, `${rate(r.documents, r.buildMs)}${walk ? walkRates(walk) : ''}`);
       const perDoc = r.bytes / r.documents;
       const numeric = typeof s.key.ranked[0] === 'number';
       line(perDoc <= TARGETS.bytesPerDoc ? 'PASS' : 'FAIL', `rank index ≤ ${TARGETS.bytesPerDoc} bytes per document ${name}`, `${perDoc.toFixed(1)} bytes/doc${numeric ? '' : ' (the target is for one numeric or date key; a keyword key is shown for comparison)'}`);

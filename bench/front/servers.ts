@@ -42,7 +42,8 @@ export async function startFront(clusterUrl: string, log: (line: string) => void
 export interface FrontStats {
   rank_indices: { count: number; documents: number; bytes: number; builds: number; build_time_in_millis: number; building: number };
   open_pits: number;
-  cluster_requests: { total: number };
+  /** By purpose (walk, page, count, check, …) and in all. */
+  cluster_requests: { total: number; check?: number };
 }
 
 /** The front's stats, or undefined when it does not answer `/_front/stats` itself (the request passed through). */
@@ -76,5 +77,31 @@ export async function waitFor(front: Connection, ready: (stats: FrontStats) => b
   }
 }
 
+/**
+ * Waits until the front is quiet: no rank index building, and no request of its own to the cluster
+ * (`cluster_requests.total` the same) for QUIET_MS. A build the front has stopped counting (a refresh
+ * that dropped it from the stats while its walk goes on) still loads the cluster, and a timed page
+ * must not share the cluster with it. False after `timeoutMs`, or when there are no stats.
+ */
+export async function quiet(front: Connection, timeoutMs: number): Promise<boolean> {
+  const until = performance.now() + timeoutMs;
+  let last: number | undefined;
+  for (;;) {
+    const stats = await frontStats(front);
+    if (stats === undefined) return false;
+    const total = stats.rank_indices.building === 0 ? ownRequests(stats) : undefined;
+    if (total !== undefined && total === last) return true;
+    last = total;
+    if (performance.now() > until) return false;
+    await sleep(QUIET_MS);
+  }
+}
+
+const QUIET_MS = 1000;
+
+/** The front's cluster requests but its `check`s: reading `/_front/stats` asks the cluster whether the caller may. */
+function ownRequests(stats: FrontStats): number {
+  return stats.cluster_requests.total - (stats.cluster_requests.check ?? 0);
+}
+
 export const warmed = (stats: FrontStats) => stats.rank_indices.count >= 1 && stats.rank_indices.building === 0;
-export const idle = (stats: FrontStats) => stats.rank_indices.building === 0;

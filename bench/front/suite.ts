@@ -21,10 +21,10 @@ import { WrongAnswer, type Mode, type Suite, type SuiteContext } from '../lib/su
 import { bulkLoad } from '../ingest/bulk-load.ts';
 import { withConnection } from './client.ts';
 import { withFront } from './front-process.ts';
-import { walkKeys, type KeyWalk } from './key-walk.ts';
+import { walkKeys, walkKeysSliced } from './key-walk.ts';
 import type { SortKey } from './pages.ts';
 import { measureProbes, probes, SCRATCH_INDEX, type ProbeResult } from './pass-through.ts';
-import { frontChart, frontMarkdown, frontRows, walkKey } from './report.ts';
+import { frontChart, frontMarkdown, frontRows, walkKey, type ClusterWalks } from './report.ts';
 import type { RoundBudget } from './rounds.ts';
 import { startCluster } from './servers.ts';
 import { sweepFront, type SweepResult } from './sweep.ts';
@@ -37,6 +37,8 @@ interface Profile {
   keyword: boolean;
   pages: RoundBudget;
   coldSamples: number;
+  /** Past this long on a depth's cold pages (ms), the depth gets no more. */
+  coldBudgetMs: number;
   probes: RoundBudget;
   bulk: RoundBudget;
   bulkDocs: number;
@@ -44,16 +46,18 @@ interface Profile {
 }
 
 const PROFILES: Record<Mode, Profile> = {
-  full: { docs: 1_000_000, shards: [5, 32], keyword: true, pages: { rounds: 5, perRound: 10 }, coldSamples: 3, probes: { rounds: 5, perRound: 20 }, bulk: { rounds: 5, perRound: 2 }, bulkDocs: 10_000, buildTimeoutMs: 600_000 },
-  quick: { docs: 100_000, shards: [5, 32], keyword: true, pages: { rounds: 3, perRound: 5 }, coldSamples: 2, probes: { rounds: 3, perRound: 10 }, bulk: { rounds: 3, perRound: 1 }, bulkDocs: 10_000, buildTimeoutMs: 120_000 },
+  full: { docs: 1_000_000, shards: [5, 32], keyword: true, pages: { rounds: 5, perRound: 10 }, coldSamples: 3, coldBudgetMs: 45_000, probes: { rounds: 5, perRound: 20 }, bulk: { rounds: 5, perRound: 2 }, bulkDocs: 10_000, buildTimeoutMs: 600_000 },
+  quick: { docs: 100_000, shards: [5, 32], keyword: true, pages: { rounds: 3, perRound: 5 }, coldSamples: 2, coldBudgetMs: 15_000, probes: { rounds: 3, perRound: 10 }, bulk: { rounds: 3, perRound: 1 }, bulkDocs: 10_000, buildTimeoutMs: 120_000 },
   // More documents than the window, so that pages past it are asked.
-  smoke: { docs: 12_000, shards: [5], keyword: false, pages: { rounds: 1, perRound: 2 }, coldSamples: 1, probes: { rounds: 1, perRound: 2 }, bulk: { rounds: 1, perRound: 1 }, bulkDocs: 500, buildTimeoutMs: 60_000 },
+  smoke: { docs: 12_000, shards: [5], keyword: false, pages: { rounds: 1, perRound: 2 }, coldSamples: 1, coldBudgetMs: 0, probes: { rounds: 1, perRound: 2 }, bulk: { rounds: 1, perRound: 1 }, bulkDocs: 500, buildTimeoutMs: 60_000 },
 };
 
 /** The depths asked, those below the last page kept; the last page (docs − 10) is added. */
 const FROMS = [0, 10, 100, 1_000, 9_990, 10_000, 100_000, 500_000];
 const SIZE = 10;
 const BATCH = 10_000;
+/** As many as the front's walk asks for at most (src/front/rank/walk.ts). */
+const SLICES = 8;
 
 export const frontSuite: Suite = {
   name: 'front',
@@ -80,16 +84,18 @@ export const frontSuite: Suite = {
       const jobs = indices.flatMap(({ name, shards }, i) => [keys.price, ...(profile.keyword && i === 0 ? [keys.category] : [])].map((key) => ({ index: name, shards, key })));
 
       return withConnection(cluster.url, async (direct) => {
-        const walks = new Map<string, KeyWalk>();
+        const walks = new Map<string, ClusterWalks>();
         for (const job of jobs) {
-          const walk = await walkKeys(cluster.url, job.index, job.key);
-          walks.set(walkKey(job), walk);
-          log(`  the cluster's walk of ${job.index} by ${job.key.label}: ${walk.docs} documents in ${walk.ms.toFixed(0)} ms (${walk.requests} requests)`);
+          const single = await walkKeys(cluster.url, job.index, job.key);
+          const sliced = await walkKeysSliced(cluster.url, job.index, job.key, SLICES);
+          walks.set(walkKey(job), { single, sliced });
+          const slicedLine = 'docs' in sliced ? `${sliced.docs} in ${sliced.ms.toFixed(0)} ms in ${SLICES} slices` : `slices refused: ${sliced.refused}`;
+          log(`  the cluster's walk of ${job.index} by ${job.key.label}: ${single.docs} documents in ${single.ms.toFixed(0)} ms (${single.requests} requests); ${slicedLine}`);
         }
         const sweeps: SweepResult[] = [];
         for (const job of jobs) {
           log(`sweep: ${job.index} (${job.shards} shards), sort ${job.key.label}, on a new front`);
-          sweeps.push(await sweepFront({ clusterUrl: cluster.url, cluster: direct, ...job, froms, size: SIZE, rounds: profile.pages, coldSamples: profile.coldSamples, buildTimeoutMs: profile.buildTimeoutMs, log }));
+          sweeps.push(await sweepFront({ clusterUrl: cluster.url, cluster: direct, ...job, froms, size: SIZE, rounds: profile.pages, coldSamples: profile.coldSamples, coldBudgetMs: profile.coldBudgetMs, buildTimeoutMs: profile.buildTimeoutMs, log }));
         }
         log('pass-through: direct and through a new front');
         await esCreateIndex(cluster.url, SCRATCH_INDEX, 5, corpus.mappings);
@@ -109,14 +115,14 @@ export const frontSuite: Suite = {
             data: { corpus: `${corpus.name} (bench/lib/corpus.ts): price an integer uniform in [0, ${Math.floor(profile.docs / 4)}), about four documents a value; category a keyword of 8 values, document i has the (i mod 8)-th`, loading },
             requests: `POST /{index}/_search with {"from": F, "size": ${SIZE}, "sort": [{key: order}]}, over one kept-alive connection per server (node:http), latency from writing the request to the answer's last byte`,
             rounds: { pages: profile.pages, probes: profile.probes, bulk: profile.bulk, how: 'in each round every contender in turn, the order turning round by round, one untimed request then perRound timed ones' },
-            cold: { samples_per_depth: profile.coldSamples, methods: Object.fromEntries(sweeps.map((s) => [s.label, s.coldMethod])) },
+            cold: { samples_per_depth: profile.coldSamples, budget_ms_per_depth: profile.coldBudgetMs, methods: Object.fromEntries(sweeps.map((s) => [s.label, s.coldMethod])) },
             unavailable: Object.fromEntries(sweeps.filter((s) => s.unavailable).map((s) => [s.label, s.unavailable])),
             states: 'each front row carries state (X-Deeppage-Page of its timed answers, none when absent) and cluster_requests (the largest X-Deeppage-Cluster-Requests)',
             checks: [
               'every page of the cluster: status 200 and the data set\'s sort values at ranks from… exactly, or past the window its 400 "Result window is too large"',
               "every page of the front: the same, and within the window the cluster's very _ids in the same order; a wrong page is not timed and its cell says why",
               "every timed page names its checked page's first and last _id",
-              "the cluster's key walk: every document once, in the data set's order",
+              "the cluster's key walk: every document once, in the data set's order; sliced: each slice in order, as many documents over the slices as there are",
               'pass-through probes: GET / has cluster_name, _count the document count, _bulk errors:false, _search 1,000 hits; the front\'s answers carry no X-Deeppage-Page',
             ],
           },

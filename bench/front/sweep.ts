@@ -15,11 +15,12 @@
  */
 import type { Timing } from '../lib/measure.ts';
 import { WrongAnswer } from '../lib/suite.ts';
-import type { Answer, Connection } from './client.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Answer, Call, Connection } from './client.ts';
 import { withFront, type FrontProcess } from './front-process.ts';
 import { frontMark, isWindowRefusal, namesPage, pageCall, pageDifference, readPage, type Page, type SortKey } from './pages.ts';
 import { inRounds, summary, type Measured, type RoundBudget } from './rounds.ts';
-import { frontStats, idle, refreshFront, waitFor, warmed, type FrontStats } from './servers.ts';
+import { frontStats, quiet, refreshFront, waitFor, warmed, type FrontStats } from './servers.ts';
 
 export interface SweepJob {
   clusterUrl: string;
@@ -31,6 +32,8 @@ export interface SweepJob {
   size: number;
   rounds: RoundBudget;
   coldSamples: number;
+  /** Past this long on a depth's cold pages (ms), the depth gets no more. */
+  coldBudgetMs: number;
   /** How long a rank index may take to build, in ms. */
   buildTimeoutMs: number;
   log(line: string): void;
@@ -98,6 +101,11 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
       const ready = await waitFor(front.connection, warmed, job.buildTimeoutMs);
       const wallMs = performance.now() - triggered;
       rankIndex = ready ? figures(ready, wallMs) : await missingStats(front.connection, job.buildTimeoutMs);
+      if (ready) await quiet(front.connection, job.buildTimeoutMs);
+      // Without the stats, the page's own X-Deeppage-Page says when its rank index is there.
+      if (!ready && (await frontStats(front.connection)) === undefined && !(await answersWarm(front.connection, trigger, job.buildTimeoutMs))) {
+        log(`  the page at from ${JSON.parse(trigger.body!).from} did not answer warm within ${job.buildTimeoutMs / 1000} s`);
+      }
       if ('documents' in rankIndex) log(`  rank index: ${rankIndex.documents} documents, ${rankIndex.bytes} bytes, built in ${rankIndex.buildMs} ms (${(wallMs / 1000).toFixed(1)} s from the first request)`);
       else log(`  rank index: ${rankIndex.missing}`);
     }
@@ -160,6 +168,15 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
   });
 }
 
+async function answersWarm(front: Connection, call: Call, timeoutMs: number): Promise<boolean> {
+  const until = performance.now() + timeoutMs;
+  while (performance.now() < until) {
+    if (frontMark((await front.send(call)).headers).page === 'warm') return true;
+    await sleep(200);
+  }
+  return false;
+}
+
 function figures(stats: FrontStats, wallMs: number): RankIndexFigures {
   const r = stats.rank_indices;
   return { documents: r.documents, bytes: r.bytes, builds: r.builds, buildMs: r.build_time_in_millis, wallMs };
@@ -184,6 +201,8 @@ function cellLine(cell: Cell): string {
  * page at from 0). Each page's answer is checked against the data set; its state is what its
  * `X-Deeppage-Page` says.
  */
+const SETTLE_MS = 1000;
+
 class ColdPages {
   private how: 'refresh' | 'process' = 'refresh';
   private readonly switched: string[] = [];
@@ -195,8 +214,8 @@ class ColdPages {
 
   method(): string {
     return this.how === 'refresh'
-      ? 'POST /_front/_refresh after GET /_front/stats showed no build running, then the page'
-      : `a new front process per page, warmed up by 20 × GET /, 20 × _count and 5 × the page at from 0, then the page (${this.switched.join('; ')})`;
+      ? 'once GET /_front/stats showed no build running and no cluster request made for 1 s, POST /_front/_refresh, then the page, then POST /_front/_refresh again (to drop the build the page started)'
+      : `a new front process per page (the old one stopped), 1 s for the cluster to settle, then 20 × GET /, 20 × _count and 5 × the page at from 0 to warm the new process up (none builds a rank index), then the page (${this.switched.join('; ')})`;
   }
 
   async measure(from: number): Promise<{ measured: ColdSeries } | { missing: string }> {
@@ -205,10 +224,13 @@ class ColdPages {
     const ms: number[] = [];
     const states: Record<string, number> = {};
     const requests: number[] = [];
-    while (ms.length < job.coldSamples) {
+    if (this.how === 'refresh' && (await frontStats(this.front.connection)) === undefined) this.switch('the front does not answer GET /_front/stats, so a build running cannot be waited for');
+    const started = performance.now();
+    // The budget cuts a depth's pages to one when every page waits for a slow build to end.
+    while (ms.length < (performance.now() - started < job.coldBudgetMs ? job.coldSamples : 1)) {
       let answer: Answer;
       if (this.how === 'refresh') {
-        if (!(await waitFor(this.front.connection, idle, job.buildTimeoutMs))) return { missing: `not measured: a rank index build did not end within ${job.buildTimeoutMs / 1000} s` };
+        if (!(await quiet(this.front.connection, job.buildTimeoutMs))) return { missing: `not measured: the front's requests to the cluster did not end within ${job.buildTimeoutMs / 1000} s` };
         if (!(await refreshFront(this.front.connection))) {
           this.switch('the front does not answer POST /_front/_refresh');
           continue;
@@ -220,8 +242,12 @@ class ColdPages {
           this.switch(`after POST /_front/_refresh the page at from ${from} answered warm`);
           continue;
         }
+        // Drops the rank index this page started building, if the front drops one under way.
+        await refreshFront(this.front.connection);
       } else {
         await this.front.restart();
+        // The old front's last walk request may still be running on the cluster.
+        await sleep(SETTLE_MS);
         await this.warmUp();
         answer = await this.front.connection.send(call);
       }
