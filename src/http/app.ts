@@ -88,7 +88,7 @@ export function createApp({ engine, maxBodyBytes = 100 * 1024 * 1024, clusterNam
   if (authenticator) app.route('/', securityRoutes());
   app.route('/', clusterRoutes(engine, clusterName));
   app.route('/', catRoutes(engine, clusterName));
-  app.route('/', uiRoutes(engine));
+  app.route('/', uiRoutes());
   app.route('/', bulkRoutes(engine, slab));
   app.route('/', cursorRoutes(engine, slab));
   app.route('/', aliasRoutes(engine));

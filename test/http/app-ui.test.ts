@@ -16,6 +16,7 @@ const FILES = {
   'chart.js': 'text/javascript; charset=utf-8',
   'search.js': 'text/javascript; charset=utf-8',
   'format.js': 'text/javascript; charset=utf-8',
+  'depth.js': 'text/javascript; charset=utf-8',
 };
 
 describe('the paging page at /_deeppage/', () => {

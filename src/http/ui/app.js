@@ -6,10 +6,15 @@
  * Pages are loaded one at a time: a page asked for while another loads waits, and only the latest
  * such wish is kept, so dragging the slider measures the pages it settles on without piling up.
  * The choices live in the URL's fragment (`#index=cities&sort=population:desc&size=10&page=7`).
+ *
+ * Over a front of a cluster (search.js's `isFront`), each page is asked for once, of the front, at
+ * any depth (depth.js), and the page says how the front made it: warm or cold, its snapshot and
+ * what it cost the cluster.
  */
 import { drawCostChart, MEASURES, renderCostRows } from './chart.js';
-import { formatCount, formatMs } from './format.js';
-import { describeIndex, listIndices, PAGING_STRATEGIES, searchPage } from './search.js';
+import { pageCount as pagesOf } from './depth.js';
+import { formatCount, formatMs, formatTime } from './format.js';
+import { describeIndex, isFront, listIndices, searchPage, strategiesFor } from './search.js';
 
 const SLIDER_SETTLE_MS = 150;
 /** How many `_source` fields a hit shows besides its sort value. */
@@ -35,6 +40,7 @@ const ui = {
   hitsHeading: byId('hits-heading'),
   hitsRange: byId('hits-range'),
   pageCost: byId('page-cost').tBodies[0],
+  pageServed: byId('page-served'),
   agreement: byId('agreement'),
   sortColumn: byId('sort-column'),
   hits: byId('hits').tBodies[0],
@@ -52,13 +58,10 @@ const shown = { total: 0, maxResultWindow: 10000, page: 1, measurements: [], mea
 const loading = { wanted: null, running: false };
 /** Whether a pointer holds the slider's thumb: a page loaded meanwhile must not pull the thumb back. */
 const slider = { held: false };
+/** Where the page runs: on deeppage itself, or over a front (then one strategy, the front's). */
+const server = { front: false, strategies: strategiesFor(false) };
 
-/** Pages that fit both the hits and `index.max_result_window` (from + size may not pass it). */
-function pageCount() {
-  const byHits = Math.ceil(shown.total / query.size);
-  const byWindow = Math.floor(shown.maxResultWindow / query.size);
-  return Math.max(1, Math.min(byHits, byWindow));
-}
+const pageCount = () => pagesOf({ total: shown.total, size: query.size, maxResultWindow: shown.maxResultWindow }, server.front);
 
 const fromOf = (page) => (page - 1) * query.size;
 const clampPage = (page) => Math.min(pageCount(), Math.max(1, Math.trunc(page) || 1));
@@ -90,7 +93,7 @@ async function loadPage(page) {
   const from = fromOf(page);
   try {
     const answers = {};
-    for (const { paging } of PAGING_STRATEGIES) answers[paging] = await searchPage({ ...asked, from }, paging);
+    for (const { paging } of server.strategies) answers[paging] = await searchPage({ ...asked, from }, paging);
     if (!sameQuery(asked, query)) return;
     showAnswers(page, from, answers);
   } catch (error) {
@@ -100,17 +103,21 @@ async function loadPage(page) {
 
 function showAnswers(page, from, answers) {
   const costs = Object.fromEntries(Object.entries(answers).map(([paging, a]) => [paging, { tookMs: a.tookMs, wallMs: a.wallMs }]));
+  // The hits shown are the first strategy's: sorted_runs, or the front's.
+  const first = answers[server.strategies[0].paging];
   shown.page = page;
-  shown.total = answers.sorted_runs.total;
+  shown.total = first.total;
   shown.measurements.push({ page, from, costs });
   showError(null);
   renderPager();
-  renderHits(answers.sorted_runs.hits, from);
+  renderHits(first.hits, from);
   renderPageCost(costs);
+  renderServed(first.served);
   renderAgreement(answers);
   renderChart();
   writeFragment();
-  ui.status.textContent = `Page ${formatCount(page)} of ${formatCount(pageCount())}: ${PAGING_STRATEGIES.map(({ paging }) => `${paging} took ${formatMs(costs[paging].tookMs)}`).join(', ')}.`;
+  const served = first.served ? ` (${first.served.page})` : '';
+  ui.status.textContent = `Page ${formatCount(page)} of ${formatCount(pageCount())}: ${server.strategies.map(({ paging }) => `${paging} took ${formatMs(costs[paging].tookMs)}`).join(', ')}${served}.`;
 }
 
 function renderPager() {
@@ -136,6 +143,7 @@ function renderPager() {
 const sliderText = (page) => `page ${formatCount(page)} of ${formatCount(pageCount())}, from ${formatCount(fromOf(page))}`;
 
 function windowLimitText(pages) {
+  if (server.front) return `No depth limit: the front answers past the cluster's index.max_result_window = ${formatCount(shown.maxResultWindow)} hits.`;
   const limit = `Depth limit: index.max_result_window = ${formatCount(shown.maxResultWindow)} hits (from + size may not pass it).`;
   if (pages * query.size >= shown.total) return `${limit} Every page is within it.`;
   return `${limit} The last ${formatCount(shown.total - pages * query.size)} hits lie beyond it.`;
@@ -176,7 +184,7 @@ function sourceSummary(source, skipped) {
 }
 
 function renderPageCost(costs) {
-  const rows = PAGING_STRATEGIES.map(({ paging }) => {
+  const rows = server.strategies.map(({ paging }) => {
     const row = document.createElement('tr');
     const name = Object.assign(document.createElement('th'), { scope: 'row', className: `series-name series-${paging}`, textContent: paging });
     row.append(name, ...[costs[paging].tookMs, costs[paging].wallMs].map((ms) => Object.assign(document.createElement('td'), { textContent: formatMs(ms) })));
@@ -185,9 +193,27 @@ function renderPageCost(costs) {
   ui.pageCost.replaceChildren(...rows);
 }
 
-/** Both strategies must give the same page; the page says so, or shows where they differ. */
+/** How the front made the page; nothing on deeppage itself. */
+function renderServed(served) {
+  ui.pageServed.hidden = !server.front;
+  if (!server.front) return;
+  if (!served) {
+    ui.pageServed.textContent = 'Passed through: the cluster answered this page itself.';
+    return;
+  }
+  const how = served.page === 'warm' ? 'Warm: from the front\'s rank index' : served.page === 'cold' ? 'Cold: before the front\'s rank index was ready' : `${served.page}`;
+  const snapshot = served.snapshot ? `, snapshot of ${formatTime(served.snapshot)}` : '';
+  const requests = served.clusterRequests === undefined ? '' : `; ${formatCount(served.clusterRequests)} cluster ${served.clusterRequests === 1 ? 'request' : 'requests'}`;
+  ui.pageServed.textContent = `${how}${snapshot}${requests}.`;
+}
+
+/** Both strategies must give the same page; the page says so, or shows where they differ. Over a front there is one. */
 function renderAgreement(answers) {
-  const [mine, theirs] = PAGING_STRATEGIES.map(({ paging }) => answers[paging].hits.map((hit) => hit._id));
+  if (server.strategies.length < 2) {
+    ui.agreement.textContent = '';
+    return;
+  }
+  const [mine, theirs] = server.strategies.map(({ paging }) => answers[paging].hits.map((hit) => hit._id));
   const same = mine.length === theirs.length && mine.every((id, i) => id === theirs[i]);
   ui.agreement.textContent = same
     ? `Both strategies returned the same ${formatCount(mine.length)} hits.`
@@ -196,9 +222,9 @@ function renderAgreement(answers) {
 }
 
 function renderChart() {
-  const view = { measurements: shown.measurements, measure: shown.measure, maxFrom: fromOf(pageCount()), currentFrom: shown.measurements.length > 0 ? fromOf(shown.page) : undefined };
+  const view = { measurements: shown.measurements, measure: shown.measure, maxFrom: fromOf(pageCount()), currentFrom: shown.measurements.length > 0 ? fromOf(shown.page) : undefined, strategies: server.strategies };
   drawCostChart(ui.chart, view);
-  renderCostRows(ui.costRows, shown.measurements);
+  renderCostRows(ui.costRows, shown.measurements, server.strategies);
   const pages = shown.measurements.length;
   ui.chartCaption.textContent = `${query.index}, sorted by ${query.field} ${query.order}, ${query.size} hits a page: ${formatCount(pages)} ${pages === 1 ? 'page' : 'pages'} measured, ${MEASURES[shown.measure].phrase} on the vertical axis.`;
 }
@@ -320,11 +346,19 @@ async function openFragment(indices) {
   await openIndex(index, wanted);
 }
 
+/** Over a front, the parts that speak of deeppage's two strategies give way to the front's (`data-server` in index.html). */
+function showServer(front) {
+  server.front = front;
+  server.strategies = strategiesFor(front);
+  for (const element of document.querySelectorAll('[data-server]')) element.hidden = element.dataset.server !== (front ? 'front' : 'engine');
+}
+
 async function start() {
   wireQueryControls();
   wirePager();
   watchChartWidth();
-  const indices = await listIndices();
+  const [indices, front] = await Promise.all([listIndices(), isFront()]);
+  showServer(front);
   if (indices.length === 0) throw new Error('there is no index to page through; create one and reload');
   fillSelect(ui.indexSelect, indices, indices[0]);
   // A fragment typed or pasted into the address bar (the page's own updates replace it without this event).

@@ -4,10 +4,10 @@
  * for those who cannot see the chart.
  *
  * A measurement is `{ page, from, costs: { [paging]: { tookMs, wallMs } } }`; a view is
- * `{ measurements, measure: 'tookMs' | 'wallMs', maxFrom, currentFrom }`.
+ * `{ measurements, measure: 'tookMs' | 'wallMs', maxFrom, currentFrom, strategies }`, `strategies`
+ * being the page's (search.js's `strategiesFor`).
  */
 import { formatCompact, formatCount, formatMs, formatTenths } from './format.js';
-import { PAGING_STRATEGIES } from './search.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Space around the plot for tick labels and axis titles, in CSS pixels. */
@@ -41,11 +41,11 @@ function ticks(max, step) {
 /** Maps `[d0, d1]` onto `[r0, r1]`. */
 const linear = ([d0, d1], [r0, r1]) => (value) => r0 + ((value - d0) / (d1 - d0)) * (r1 - r0);
 
-const costsOf = (measurements, measure) => measurements.flatMap((m) => PAGING_STRATEGIES.map(({ paging }) => m.costs[paging][measure]));
+const costsOf = ({ measurements, measure, strategies }) => measurements.flatMap((m) => strategies.map(({ paging }) => m.costs[paging][measure]));
 
 /** The plot's frame and scales for this view at this width. */
 function layout(view, width, height) {
-  const costs = costsOf(view.measurements, view.measure);
+  const costs = costsOf(view);
   const costMax = Math.max(1, ...costs);
   const costStep = niceStep(costMax, 4);
   const costTop = Math.ceil(costMax / costStep) * costStep;
@@ -120,16 +120,16 @@ export function drawCostChart(svg, view) {
   const parts = [title, desc, costAxis(scales, view.measure), depthAxis(scales)];
   if (view.currentFrom !== undefined) parts.push(currentDepth(scales, view.currentFrom));
   // sorted_runs last, on top: its points sit low, where top_k's would hide them.
-  parts.push(...[...PAGING_STRATEGIES].reverse().map((strategy) => series(scales, view, strategy)));
+  parts.push(...[...view.strategies].reverse().map((strategy) => series(scales, view, strategy)));
   svg.replaceChildren(...parts);
 }
 
 /** The chart in a sentence: how many pages, and each strategy's cheapest and dearest page. */
-export function describeCostChart({ measurements, measure }) {
+export function describeCostChart({ measurements, measure, strategies }) {
   if (measurements.length === 0) return 'No pages measured yet.';
   const { phrase } = MEASURES[measure];
   const pages = `${formatCount(measurements.length)} ${measurements.length === 1 ? 'page' : 'pages'} measured.`;
-  const extremes = PAGING_STRATEGIES.map(({ paging, label }) => {
+  const extremes = strategies.map(({ paging, label }) => {
     const sorted = [...measurements].sort((a, b) => a.costs[paging][measure] - b.costs[paging][measure]);
     const [low, high] = [sorted[0], sorted[sorted.length - 1]];
     const at = (m) => `${formatMs(m.costs[paging][measure])} at from ${formatCount(m.from)}`;
@@ -139,7 +139,7 @@ export function describeCostChart({ measurements, measure }) {
 }
 
 /** One row per measured page, by depth: page, from, then took and wall time for each strategy. */
-export function renderCostRows(tbody, measurements) {
+export function renderCostRows(tbody, measurements, strategies) {
   const rows = [...measurements]
     .sort((a, b) => a.from - b.from)
     .map((m) => {
@@ -147,7 +147,7 @@ export function renderCostRows(tbody, measurements) {
       const header = document.createElement('th');
       header.scope = 'row';
       header.textContent = formatCount(m.page);
-      const cells = [formatCount(m.from), ...PAGING_STRATEGIES.flatMap(({ paging }) => [formatMs(m.costs[paging].tookMs), formatMs(m.costs[paging].wallMs)])];
+      const cells = [formatCount(m.from), ...strategies.flatMap(({ paging }) => [formatMs(m.costs[paging].tookMs), formatMs(m.costs[paging].wallMs)])];
       row.append(header, ...cells.map((text) => Object.assign(document.createElement('td'), { textContent: text })));
       return row;
     });
