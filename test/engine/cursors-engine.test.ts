@@ -287,13 +287,26 @@ describe('reindex', () => {
 
           const response = await reindex(engine, reindexRequest({ slices, size, maxDocs }));
 
-          // Each slice reads its shards in _shard_doc order (shard, then write order) and stops at its share.
+          // Each slice reads its part in _shard_doc order (shard, then write order) and stops at its share.
+          // Its part, as SliceBuilder assigns them: with fewer slices than shards, the shards numbered
+          // `slice` modulo the slices; with as many or more, a share of shard `slice % shards`, cut
+          // into equal ranges of its documents when several slices fall on it.
           const sliceCount = slices === 'auto' ? shards : slices;
+          const shardOf = (i: number) => engine.get('src', String(i), routings[i])!.shard;
+          const inShard = (shard: number) => routings.map((_, i) => i).filter((i) => shardOf(i) === shard);
+          const partOf = (slice: number): number[] => {
+            if (shards > 1 && sliceCount < shards) return routings.map((_, i) => i).filter((i) => shardOf(i) % sliceCount === slice);
+            const shard = slice % shards;
+            const parts = Math.floor(sliceCount / shards) + (sliceCount % shards > shard ? 1 : 0);
+            const docs = inShard(shard);
+            const part = Math.floor(slice / shards);
+            return docs.slice(Math.floor((part * docs.length) / parts), Math.floor(((part + 1) * docs.length) / parts));
+          };
           const copied = new Set<number>();
           let total = 0;
           for (let slice = 0; slice < sliceCount; slice++) {
-            const mine = routings.map((_, i) => i).filter((i) => engine.get('src', String(i), routings[i])!.shard % sliceCount === slice);
-            mine.sort((a, b) => engine.get('src', String(a), routings[a])!.shard - engine.get('src', String(b), routings[b])!.shard || a - b);
+            const mine = partOf(slice);
+            mine.sort((a, b) => shardOf(a) - shardOf(b) || a - b);
             const limit = maxDocs === undefined ? Infinity : share(maxDocs, sliceCount, slice);
             for (const i of mine.slice(0, limit)) copied.add(i);
             total += Math.min(mine.length, limit);

@@ -15,7 +15,7 @@ export interface LocalSourceOptions {
   source: Exclude<SourceFilter, false>;
   /** Which documents to copy; match_all when absent. */
   query?: Query;
-  /** This slice's shards: those whose number is `id` modulo `max`. */
+  /** This slice of the source (search/slice.ts): whole shards, or part of one, as Elasticsearch slices a point in time. */
   slice?: { id: number; max: number };
   /** How long the point in time lives between batches. */
   keepAliveMs: number;

@@ -13,7 +13,7 @@
 import { badRequest, illegalArgument, parsingError, validationFailed } from '../errors.ts';
 import { timeValueMs } from '../time-value.ts';
 import { isObject } from '../patterns.ts';
-import { PAGINGS, searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SortClause, type SourceFilter } from '../search/request.ts';
+import { PAGINGS, searchRequest, type DocValueField, type Paging, type Query, type SearchRequest, type SliceRequest, type SortClause, type SourceFilter } from '../search/request.ts';
 import { INDICES_OPTIONS_PARAMS } from './indices-options.ts';
 import { bodyBoolean, booleanParam, isBoolean, optionalBooleanParam, parseBoolean } from '../booleans.ts';
 import { bodyFloat, bodyInt, commaList, INT_MAX, intParam, notSupported, tokenName, unknownKey } from './request-values.ts';
@@ -36,6 +36,7 @@ interface Given {
   minScore?: number;
   after?: unknown[];
   pit?: { id: string; keepAliveMs?: number };
+  slice?: SliceRequest;
   version?: boolean;
   seqNoPrimaryTerm?: boolean;
   storedFields?: false | string[];
@@ -45,7 +46,7 @@ interface Given {
 /** Body keys ES understands and deeppage does not implement yet. */
 const UNSUPPORTED_KEYS = new Set([
   'aggs', 'aggregations', 'highlight', 'suggest', 'collapse', 'rescore', 'post_filter',
-  'script_fields', 'fields', 'knn', 'runtime_mappings', 'indices_boost', 'terminate_after', 'slice', 'stats', 'ext', 'retriever', 'rank',
+  'script_fields', 'fields', 'knn', 'runtime_mappings', 'indices_boost', 'terminate_after', 'stats', 'ext', 'retriever', 'rank',
 ]);
 
 /** What shapes a URI `q=`: given without `q`, ES refuses them. */
@@ -114,6 +115,7 @@ export function parseSearchRequest(query: Params, body: unknown, path = '/_searc
   if (query.track_scores !== undefined) request.trackScores = booleanParam(query.track_scores, false);
   else if (given.trackScores !== undefined) request.trackScores = given.trackScores;
   if (given.pit !== undefined) request.pit = given.pit;
+  if (given.slice !== undefined) request.slice = given.slice;
   if (given.minScore !== undefined) request.minScore = given.minScore;
   if (query.scroll !== undefined) request.scroll = timeValueMs('scroll', query.scroll);
   if (given.version) request.version = true;
@@ -141,6 +143,7 @@ function validate(request: SearchRequest, query: Params, given: Given, hasIndex:
     if (optionalBooleanParam(query.request_cache)) problems.push('[request_cache] cannot be used in a scroll context');
     if (request.after !== undefined) problems.push('[search_after] cannot be used in a scroll context');
   }
+  if (request.slice && !request.pit && request.scroll === undefined) problems.push('[slice] can only be used with [scroll] or [point-in-time] requests');
   if (request.pit) {
     if (request.scroll !== undefined) problems.push('using [point in time] is not allowed in a scroll context');
     if (hasIndex) problems.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
@@ -185,6 +188,9 @@ function readBody(body: unknown, given: Given): void {
         break;
       case 'pit':
         given.pit = pointInTime(value);
+        break;
+      case 'slice':
+        given.slice = slice(key, value);
         break;
       case 'version':
         given.version = bodyFlag(key, value);
@@ -372,6 +378,37 @@ function pointInTime(value: unknown): { id: string; keepAliveMs?: number } {
   }
   if (id === undefined) throw badRequest('x_content_parse_exception', '[pit] Required [id]');
   return keepAliveMs === undefined ? { id } : { id, keepAliveMs };
+}
+
+/**
+ * `slice`: `{"id": …, "max": …}` and an optional `field`, read as SliceBuilder's parser reads them, in
+ * their order: `id` ≥ 0, `max` > 1, `max` > `id`, each a parse failure of its field caused by the
+ * setter's complaint. A missing `id` or `max` is refused as a missing field (ES would slice nothing).
+ * `field` may name `_shard_doc` or `_doc` (the document order) or `_id`; a numeric field, which ES
+ * slices by its doc values, is not supported.
+ */
+function slice(key: string, value: unknown): SliceRequest {
+  if (!isObject(value)) throw unknownKey(key, value);
+  const failed = (field: string, reason: string) => badRequest('x_content_parse_exception', `[slice] failed to parse field [${field}]`, {}, illegalArgument(reason));
+  let id = -1, max = -1;
+  let field: string | undefined;
+  for (const [name, entry] of Object.entries(value)) {
+    if ((name === 'id' || name === 'max') && (typeof entry === 'number' || typeof entry === 'string')) {
+      const n = bodyInt(name, entry);
+      if (name === 'id' && n < 0) throw failed(name, 'id must be greater than or equal to 0');
+      if (name === 'max' && n <= 1) throw failed(name, 'max must be greater than 1');
+      if (name === 'id' ? max !== -1 && n >= max : id !== -1 && id >= n) throw failed(name, 'max must be greater than id');
+      if (name === 'id') id = n;
+      else max = n;
+    } else if (name === 'field' && typeof entry === 'string') field = entry;
+    else if (name === 'id' || name === 'max' || name === 'field') throw badRequest('x_content_parse_exception', `[slice] ${name} doesn't support values of type: ${tokenName(entry)}`);
+    else throw badRequest('x_content_parse_exception', `[slice] unknown field [${name}]`);
+  }
+  if (id === -1) throw badRequest('x_content_parse_exception', '[slice] Required [id]');
+  if (max === -1) throw badRequest('x_content_parse_exception', '[slice] Required [max]');
+  if (field === undefined) return { id, max };
+  if (field !== '_shard_doc' && field !== '_doc' && field !== '_id') throw notSupported(`[slice] on [${field}] (only [_shard_doc], [_doc] and [_id])`);
+  return { id, max, field };
 }
 
 function pagingParam(value: string): Paging {

@@ -43,6 +43,8 @@ export class SnapshotCache {
   readonly warmups = new Map<string, OrdinalsWarmup>();
   /** The snapshot narrowed to some of its shards, by their numbers and the filter ({@link narrowed}). */
   readonly narrowed = new Map<string, IndexSnapshot>();
+  /** The layouts of slices of this snapshot searched alone, by how and which slice (search/slice.ts). */
+  readonly slices = new Map<string, Layout>();
 
   /** Everything goes (`_cache/clear`); searches work it out again as they need it. */
   clear(): void {
@@ -52,6 +54,7 @@ export class SnapshotCache {
     this.carries.clear();
     this.warmups.clear();
     this.narrowed.clear();
+    this.slices.clear();
   }
 }
 

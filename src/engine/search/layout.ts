@@ -9,6 +9,14 @@ export interface SegmentRef {
   target: number;
   shard: number;
   live: LiveSegment;
+  /** In a slice that splits the segment's shard (search/slice.ts): the segment's documents in the slice, which every page reads instead of its live ones. */
+  only?: SliceDocs;
+}
+
+/** Some of a segment's live documents: their positions, ascending, and a name for the set that stays valid as deletes grow (runs of them are kept under it). */
+export interface SliceDocs {
+  docs: Uint32Array;
+  name: string;
 }
 
 /** The segments of a search in tie-break order, and how many live documents they hold. */

@@ -32,6 +32,11 @@ export function orderName(keys: readonly string[]): RunName {
   return `[${keys.join(',')}]` as RunName;
 }
 
+/** A run of some of a segment's documents (a slice's, search/slice.ts), named by the set. */
+export function inSlice(run: RunName, docs: string): RunName {
+  return `${run} slice ${docs}` as RunName;
+}
+
 /** A query run that holds scores belongs to its shard's snapshot (its term statistics): the run's name in that generation. */
 export function inGeneration(run: RunName, generation: number): RunName {
   return `${run} generation ${generation}` as RunName;

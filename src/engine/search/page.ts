@@ -13,12 +13,12 @@
  * Unsorted pages (match_all by `_score`: every hit ties) are shard order, then ordinal order: whole
  * segments are skipped by their live counts.
  */
-import type { Column, KeyOrder, RunKey } from '../../core/index.ts';
+import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import type { SegmentRef } from './layout.ts';
-import { orderName } from './order-key.ts';
+import { inSlice, orderName } from './order-key.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
@@ -51,13 +51,16 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
   const kept: SortedRun[] = [];
   let skipped = 0;
   for (const segment of segments) {
-    const { live } = segment;
-    const liveCount = live.segment.count - live.deletedCount;
+    const { live, only } = segment;
+    const liveCount = only ? only.docs.length : live.segment.count - live.deletedCount;
     if (liveCount === 0) continue;
+    // A slice's part of a segment keeps a run of its own, of its documents only.
+    const runKey = only ? inSlice(plan.runKey, only.name) : plan.runKey;
+    const make = (kernels: WasmKernels) => (only ? sliceRun(kernels, live, only.docs, runSpec(plan.keys, live)) : SortedRun.build(kernels, live, runSpec(plan.keys, live)));
     if (paging === 'sorted_runs') {
-      let run = runs.get(live, plan.runKey);
+      let run = runs.get(live, runKey);
       // After a position, the page may lie anywhere in the segment: its run is what finds it.
-      if (!run && (after || want * SORT_WHOLE_RATIO >= liveCount)) run = runs.build(live, plan.runKey, runSpec(plan.keys, live));
+      if (!run && (after || want * SORT_WHOLE_RATIO >= liveCount)) run = runs.add(live, runKey, make);
       if (run) {
         // Keys read as stored (numbers) need no per-search map or offset: the run's own shape serves.
         const shape = plan.asStored ? run.shape() : { length: run.length, keys: run.keys.map((values, j) => ({ values, ...plan.keys[j].readAs(segment, runs) })) };
@@ -66,11 +69,11 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
         kept.push(run);
         continue;
       }
-      runs.schedule(live, plan.runKey, (kernels) => SortedRun.build(kernels, live, runSpec(plan.keys, live)));
+      runs.schedule(live, runKey, make);
     }
     const readAs = plan.keys.map((key) => key.readAs(segment, runs));
     const spec = runSpec(plan.keys, live);
-    const locals = after ? topLiveAfter(runs, spec, live, size, readAs, order, after) : topLive(runs.kernels, spec, live, want);
+    const locals = after ? topLiveAfter(runs, spec, segment, size, readAs, order, after) : topLive(runs.kernels, spec, live, want, only?.docs);
     const keys: RunKey<Column>[] = spec.keys.map(({ column }, j) => ({ values: gather(column, locals), ...readAs[j] }));
     inputs.push({ segment, run: { length: locals.length, keys }, positions: locals });
   }
@@ -82,13 +85,14 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
 
 /**
  * Elasticsearch's per-segment collection after a position: the best `size` live documents that come
- * after it (one pass to find them, top-k over those).
+ * after it (one pass to find them, top-k over those). A slice's part of the segment is the pass.
  */
-function topLiveAfter(runs: RunCache, spec: RunSpec, live: LiveSegment, size: number, readAs: { map?: Column; offset?: number }[], order: KeyOrder[], after: AfterKey): Uint32Array {
+function topLiveAfter(runs: RunCache, spec: RunSpec, { live, only }: SegmentRef, size: number, readAs: { map?: Column; offset?: number }[], order: KeyOrder[], after: AfterKey): Uint32Array {
   const n = live.segment.count;
   const whole = views({ length: n, keys: spec.keys.map(({ column }, j) => ({ values: column, ...readAs[j] })) });
   const candidates: number[] = [];
-  for (let p = 0; p < n; p++) if (!live.deleted?.[p] && compareToAfter(whole, order, after, p) > 0) candidates.push(p);
+  if (only) for (const p of only.docs) if (compareToAfter(whole, order, after, p) > 0) candidates.push(p);
+  if (!only) for (let p = 0; p < n; p++) if (!live.deleted?.[p] && compareToAfter(whole, order, after, p) > 0) candidates.push(p);
   const locals = Uint32Array.from(candidates);
   const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, locals), order })) };
   const best = topPositions(runs.kernels, gathered, locals.length, Math.min(size, locals.length));
@@ -100,14 +104,14 @@ export function unsortedPage(segments: readonly SegmentRef[], from: number, size
   let skip = from;
   for (const segment of segments) {
     if (page.length === size) break;
-    const { live } = segment;
-    const liveCount = live.segment.count - live.deletedCount;
+    const { live, only } = segment;
+    const liveCount = only ? only.docs.length : live.segment.count - live.deletedCount;
     if (skip >= liveCount) {
       skip -= liveCount;
       continue;
     }
     const take = Math.min(liveCount - skip, size - page.length);
-    const positions = live.deletedCount > 0 ? livePositions(live, paging, runs) : undefined;
+    const positions = only ? only.docs : live.deletedCount > 0 ? livePositions(live, paging, runs) : undefined;
     const { target, shard } = segment;
     for (let i = skip; i < skip + take; i++) page.push({ target, shard, live, local: positions ? positions[i] : i });
     skip = 0;
@@ -124,8 +128,8 @@ export function layoutRank(segments: readonly SegmentRef[], plan: SortPlan, afte
   let rank = 0;
   const [value] = after.values;
   for (const segment of segments) {
-    const { live } = segment;
-    const liveCount = live.segment.count - live.deletedCount;
+    const { live, only } = segment;
+    const liveCount = only ? only.docs.length : live.segment.count - live.deletedCount;
     // A `_score` value decided for every hit (or the position is missing: after everything).
     if (value === undefined || Number.isNaN(value)) {
       if (value === undefined && after.tie > 0) return 0;
@@ -135,6 +139,11 @@ export function layoutRank(segments: readonly SegmentRef[], plan: SortPlan, afte
     const first = plan.keys[0].readAs(segment, runs).offset ?? 0;
     const through = Math.floor(value - first); // the last position at or before the value
     if (through < 0) break;
+    if (only) {
+      rank += upperBound(only.docs, through);
+      if (through < live.segment.count - 1) break;
+      continue;
+    }
     if (through >= live.segment.count - 1 || live.deletedCount === 0) {
       rank += Math.min(liveCount, through + 1);
       if (through < live.segment.count - 1) break;
@@ -157,6 +166,12 @@ function livePositions(live: LiveSegment, paging: Paging, runs: RunCache): Uint3
   const keys = [docKey('asc')];
   const key = orderName(keys.map((k) => k.id));
   return (runs.get(live, key) ?? runs.build(live, key, runSpec(keys, live))).positions.view;
+}
+
+/** The run of a slice's part of a segment: its documents only, sorted. */
+function sliceRun(kernels: WasmKernels, live: LiveSegment, docs: Uint32Array, spec: RunSpec): SortedRun {
+  const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, docs), order })) };
+  return SortedRun.ofMatches(kernels, live, docs, gathered, undefined);
 }
 
 function gather(column: Float64Array, locals: Uint32Array): Float64Array {

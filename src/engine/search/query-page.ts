@@ -17,7 +17,7 @@
  */
 import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
-import { filterMatches, matchCount, type Matches } from '../query/matches.ts';
+import { filterMatches, matchCount, NO_MATCHES, type Matches } from '../query/matches.ts';
 import { matchSegment, TooManyClauses, type FieldRun, type SegmentContext } from '../query/execute.ts';
 import type { TermStatistics } from '../query/bm25.ts';
 import { readsNow, type Query } from '../query/query.ts';
@@ -26,7 +26,7 @@ import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
 import type { SegmentRef } from './layout.ts';
-import { inGeneration, orderName, type OrderKey, type RunName } from './order-key.ts';
+import { inGeneration, inSlice, orderName, type OrderKey, type RunName } from './order-key.ts';
 import { SORT_WHOLE_RATIO } from './page.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
@@ -108,6 +108,8 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       key = keyByShard.get(shard);
       if (key === undefined) keyByShard.set(shard, (key = inGeneration(cacheKey, shard.generation)));
     }
+    // A slice's part of a segment: the matches among its documents, kept apart.
+    if (key !== undefined && segment.only) key = inSlice(key, segment.only.name);
 
     let run = key === undefined ? undefined : runs.get(live, key);
     if (run) {
@@ -117,7 +119,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       let statistics = statsByShard.get(shard);
       if (!statistics) statsByShard.set(shard, (statistics = new Map()));
       const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
-      const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore));
+      const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore, segment.only?.docs));
       total += matchCount(matches);
       if (scored && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
       if (size === 0) continue;
@@ -179,7 +181,7 @@ function collect(search: QuerySearch, segment: SegmentRef, context: SegmentConte
   // A segment without matches keeps an empty run too, so later pages skip it.
   if (key !== undefined) {
     runs.schedule(live, key, (kernels) => {
-      const again = liveMatches(query, context, scoring, minScore);
+      const again = liveMatches(query, context, scoring, minScore, segment.only?.docs);
       // The segment's run may have been evicted since: it is looked up again.
       const stillBase = base && walkBeatsSort(again.docs.length, live.segment.count) && runs.get(live, plan.runKey);
       return stillBase ? fromBase(kernels, stillBase, again) : sorted(kernels, again);
@@ -260,8 +262,16 @@ function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, pagin
   return { positions: () => run.positions.view, values: () => run.keys[0].view };
 }
 
-/** The segment's live matches (deletes and scores under `min_score` left out). */
-function liveMatches(query: Query, context: SegmentContext, scoring: boolean, minScore: number | undefined): Matches {
+/**
+ * The segment's live matches (deletes and scores under `min_score` left out).
+ * @param only a slice's documents of the segment: the matches among them (match_all reads only them).
+ */
+function liveMatches(query: Query, context: SegmentContext, scoring: boolean, minScore: number | undefined, only?: Uint32Array): Matches {
+  if (only) {
+    if (query.kind === 'match_all') return minScore !== undefined && Math.fround(query.boost) < minScore ? NO_MATCHES : { docs: only, ...(scoring && { scores: new Float64Array(only.length).fill(Math.fround(query.boost)) }) };
+    const all = liveMatches(query, context, scoring, minScore);
+    return filterMatches(all, (doc) => only[lowerBound(only, doc)] === doc);
+  }
   const { live } = context;
   // A fresh clause count: a run built later runs the query again on the same context.
   const all = matchSegment(query, { ...context, clauses: { count: 0 } }, scoring);

@@ -7,8 +7,15 @@ import type { WasmKernels } from '../../core/index.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { topPositions, type RunSpec } from './runs/sorted-run.ts';
 
-/** Positions of the segment's best `want` live documents, best first; ties by lower position. */
-export function topLive(kernels: WasmKernels, spec: RunSpec, live: LiveSegment, want: number): Uint32Array {
+/**
+ * Positions of the segment's best `want` live documents, best first; ties by lower position.
+ * @param only a slice's documents of the segment (ascending live positions): the pass reads only them.
+ */
+export function topLive(kernels: WasmKernels, spec: RunSpec, live: LiveSegment, want: number, only?: Uint32Array): Uint32Array {
+  if (only) {
+    const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: Float64Array.from(only, (p) => column[p]), order })) };
+    return topPositions(kernels, gathered, only.length, Math.min(want, only.length)).map((i) => only[i]);
+  }
   const n = live.segment.count;
   const k = Math.min(want, n - live.deletedCount);
   if (k <= 0) return new Uint32Array(0);

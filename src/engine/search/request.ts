@@ -66,8 +66,8 @@ export interface SearchRequest {
   pit?: { id: string; keepAliveMs?: number };
   /** `scroll`: open a scroll context kept alive this long (ms) between batches. */
   scroll?: number;
-  /** Only the shards whose number is `id` modulo `max` (how a reindex splits into slices). */
-  slice?: { id: number; max: number };
+  /** `slice`: part `id` of `max` of the search's documents (search/slice.ts), with a point in time or a scroll. */
+  slice?: SliceRequest;
   /** Hits carry their `_version` (ES's `version`). */
   version: boolean;
   /** Hits carry `_seq_no` and `_primary_term` (ES's `seq_no_primary_term`). */
@@ -81,6 +81,13 @@ export interface SearchRequest {
   storedFields?: false | string[];
   /** With shard failures, answer with the other shards' hits (ES's `allow_partial_search_results`, default true). */
   allowPartial: boolean;
+}
+
+export interface SliceRequest {
+  id: number;
+  max: number;
+  /** How a split shard is split: `_shard_doc` (or `_doc`), `_id`; unset, by `_shard_doc` with a point in time and `_id` with a scroll. */
+  field?: '_shard_doc' | '_doc' | '_id';
 }
 
 export interface DocValueField {

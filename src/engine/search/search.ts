@@ -5,12 +5,13 @@
  * snapshots taken at the start, in one turn of the event loop, so no write can tear a page.
  */
 import { allShardsFailed, badRequest, EsError, illegalArgument, shardFailure } from '../errors.ts';
-import { narrowed, type IndexSnapshot } from '../search-index/index-snapshot.ts';
+import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
 import type { PageEntry } from './coordinator.ts';
 import { afterKey, checkAfterValues, type AfterKey } from './after.ts';
 import { layoutRank, sortedPage, unsortedPage } from './page.ts';
 import { OrderKey } from './order-key.ts';
 import { queryPage } from './query-page.ts';
+import { sliceBy, sliceChecks, slicedLayout } from './slice.ts';
 import type { Paging, SearchRequest } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import type { SortPlan } from './sort/key.ts';
@@ -55,12 +56,13 @@ const PRIMARY_TERM = 1;
  * @param nodePaging the node's `search.paging`: how the page is found unless the request says.
  * @param key the request's {@link OrderKey}, when the caller keeps it (a scroll's batches).
  */
-export function search(all: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache, nodePaging: Paging, key = OrderKey.of(request)): SearchResponse {
+export function search(targets: readonly IndexSnapshot[], request: SearchRequest, load: SourceLoader, runs: RunCache, nodePaging: Paging, key = OrderKey.of(request)): SearchResponse {
   const started = performance.now();
   const paging = request.paging ?? nodePaging;
-  const targets = request.slice ? sliced(all, request.slice) : all;
-  const { from, size } = request;
-  const failures: (EsError | undefined)[] = targets.map((t) => (request.scroll !== undefined ? batchCheck(t, size) : windowCheck(t, from, size)));
+  const { from, size, slice } = request;
+  const scroll = request.scroll !== undefined;
+  const failures: (EsError | undefined)[] = targets.map((t) => (scroll ? batchCheck(t, size) : windowCheck(t, from, size)));
+  if (slice) sliceChecks(targets, slice, scroll, failures);
   const plan = planSort(key, targets, failures);
   const readers = fetchChecks(targets, request, failures);
   const shardTotal = targets.reduce((n, t) => n + t.shards.length, 0);
@@ -78,7 +80,8 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
   const usesQueryPage = query.kind !== 'match_all' || request.minScore !== undefined || targets.some((target) => target.filter);
   // A query's page reads its own sort values, scores included; match_all's, the runs'.
   const after = request.after && searchAfter(request.after, plan, from, targets, !usesQueryPage);
-  const { segments, liveCount, shared } = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
+  const layout = segmentsInTieOrder(targets, (t) => failures[t] !== undefined);
+  const { segments, liveCount, shared } = slice ? slicedLayout(targets, layout, slice, sliceBy(slice, scroll)) : layout;
 
   // Hits carry scores when sorted by them, or asked for (`track_scores`).
   const showsScore = !plan.byField || plan.tracksScore || request.trackScores;
@@ -118,11 +121,6 @@ export function search(all: readonly IndexSnapshot[], request: SearchRequest, lo
     _shards,
     hits: total === undefined ? { max_score, hits } : { total, max_score, hits },
   };
-}
-
-/** The shards of a slice, as snapshots of their own, kept with each snapshot so that a slice's batches share their caches. */
-function sliced(targets: readonly IndexSnapshot[], { id, max }: { id: number; max: number }): IndexSnapshot[] {
-  return targets.map((target) => narrowed(target, target.shards.filter((shard) => shard.shard % max === id)));
 }
 
 /**

@@ -17,7 +17,7 @@ export function segmentsInTieOrder(targets: readonly IndexSnapshot[], failed: (t
 }
 
 /** The targets' shards in tie-break order: by shard number, then by target (ES's ShardId order). */
-function shardsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean = () => false) {
+export function shardsInTieOrder(targets: readonly IndexSnapshot[], failed: (t: number) => boolean = () => false) {
   return targets
     .flatMap((target, t) => (failed(t) ? [] : target.shards.map((shard) => ({ t, shard }))))
     .sort((a, b) => a.shard.shard - b.shard.shard || a.t - b.t);
