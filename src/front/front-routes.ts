@@ -3,6 +3,8 @@
  * (rank/accelerated-search.ts), and everything else through to the cluster unchanged
  * (pass-through.ts).
  *
+ * The paging page at `/_deeppage/` is the front's own (front-page.ts), reading the cluster through it.
+ *
  * The front's endpoints:
  * - `GET /_front/stats`: its rank indices (count, documents, bytes, builds, build time), the points
  *   in time it holds open, and the cluster requests it made, by purpose;
@@ -18,6 +20,7 @@ import { EsError, illegalArgument } from '../engine/errors.ts';
 import { bodyTooLarge } from '../http/request-body.ts';
 import { clientHeaders, type ClusterCalls } from './cluster-calls.ts';
 import { sendClusterAnswer } from './client-answer.ts';
+import { frontPage } from './front-page.ts';
 import { failed, forward, passThrough, sendError, type PassThroughOptions } from './pass-through.ts';
 import { answerSearch } from './rank/accelerated-search.ts';
 import type { RankIndices } from './rank/rank-indices.ts';
@@ -33,7 +36,9 @@ export interface FrontRoutesOptions extends PassThroughOptions {
 
 export function frontRoutes(options: FrontRoutesOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const through = passThrough(options);
+  const page = frontPage();
   return (req, res) => {
+    if (page(req, res)) return;
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
     const path = target.split('?')[0];
