@@ -13,8 +13,10 @@ import { topPositions, type RunSpec } from './runs/sorted-run.ts';
  */
 export function topLive(kernels: WasmKernels, spec: RunSpec, live: LiveSegment, want: number, only?: Uint32Array): Uint32Array {
   if (only) {
-    const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: Float64Array.from(only, (p) => column[p]), order })) };
-    return topPositions(kernels, gathered, only.length, Math.min(want, only.length)).map((i) => only[i]);
+    const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, only), order })) };
+    const picked = topPositions(kernels, gathered, only.length, Math.min(want, only.length));
+    for (let i = 0; i < picked.length; i++) picked[i] = only[picked[i]];
+    return picked;
   }
   const n = live.segment.count;
   const k = Math.min(want, n - live.deletedCount);
@@ -26,5 +28,11 @@ export function topLive(kernels: WasmKernels, spec: RunSpec, live: LiveSegment, 
   if (!deleted) return picked.length > k ? picked.subarray(0, k) : picked;
   const out = new Uint32Array(k);
   for (let i = 0, at = 0; at < k; i++) if (!deleted[picked[i]]) out[at++] = picked[i];
+  return out;
+}
+
+function gather(column: Float64Array, at: Uint32Array): Float64Array {
+  const out = new Float64Array(at.length);
+  for (let i = 0; i < at.length; i++) out[i] = column[at[i]];
   return out;
 }
