@@ -22,7 +22,7 @@ import { inSlice, orderName } from './order-key.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { gather, runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
 import { docKey } from './sort/doc-key.ts';
 import type { SortPlan } from './sort/key.ts';
 import { upperBound } from '../binary-search.ts';
@@ -172,10 +172,4 @@ function livePositions(live: LiveSegment, paging: Paging, runs: RunCache): Uint3
 function sliceRun(kernels: WasmKernels, live: LiveSegment, docs: Uint32Array, spec: RunSpec): SortedRun {
   const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, docs), order })) };
   return SortedRun.ofMatches(kernels, live, docs, gathered, undefined);
-}
-
-function gather(column: Float64Array, locals: Uint32Array): Float64Array {
-  const out = new Float64Array(locals.length);
-  for (let i = 0; i < locals.length; i++) out[i] = column[locals[i]];
-  return out;
 }

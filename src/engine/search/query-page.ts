@@ -30,7 +30,7 @@ import { inGeneration, inSlice, orderName, type OrderKey, type RunName } from '.
 import { SORT_WHOLE_RATIO } from './page.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { gather, runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
 import { numberKey } from './sort/number-key.ts';
 import type { SortKeySource, SortPlan } from './sort/key.ts';
 import { afterScore, isScore } from './sort/score-key.ts';
@@ -330,10 +330,4 @@ function shardFailures<T>(targets: readonly IndexSnapshot[], run: () => T): T {
 function withIndex(error: EsError, target: IndexSnapshot): EsError {
   if (error instanceof TooManyClauses) return error;
   return new EsError(error.status, error.type, error.reason, { ...error.fields, index_uuid: target.index.uuid, index: target.index.name }, error.causedBy);
-}
-
-function gather(column: ArrayLike<number>, at: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(at.length);
-  for (let i = 0; i < at.length; i++) out[i] = column[at[i]];
-  return out;
 }

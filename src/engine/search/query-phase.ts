@@ -5,7 +5,7 @@
  */
 import type { WasmKernels } from '../../core/index.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
-import { topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { gather, topPositions, type RunSpec } from './runs/sorted-run.ts';
 
 /**
  * Positions of the segment's best `want` live documents, best first; ties by lower position.
@@ -28,11 +28,5 @@ export function topLive(kernels: WasmKernels, spec: RunSpec, live: LiveSegment, 
   if (!deleted) return picked.length > k ? picked.subarray(0, k) : picked;
   const out = new Uint32Array(k);
   for (let i = 0, at = 0; at < k; i++) if (!deleted[picked[i]]) out[at++] = picked[i];
-  return out;
-}
-
-function gather(column: Float64Array, at: Uint32Array): Float64Array {
-  const out = new Float64Array(at.length);
-  for (let i = 0; i < at.length; i++) out[i] = column[at[i]];
   return out;
 }

@@ -27,6 +27,13 @@ export function topPositions(kernels: WasmKernels, spec: RunSpec, n: number, k: 
   return keys.length <= MAX_KEYS ? kernels.topK(keys, n, k) : reference.topK(keys, n, k);
 }
 
+/** A column's values at some positions, in their order. */
+export function gather(column: ArrayLike<number>, at: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(at.length);
+  for (let i = 0; i < at.length; i++) out[i] = column[at[i]];
+  return out;
+}
+
 /** The spec of a segment's run under the given keys. */
 export function runSpec(keys: readonly SortKeySource[], live: LiveSegment): RunSpec {
   return { keys: keys.map((key) => ({ column: key.column(live), order: key.localOrder(live) })) };
