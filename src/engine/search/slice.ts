@@ -72,18 +72,17 @@ export function slicedLayout(targets: readonly IndexSnapshot[], layout: Layout, 
   const kept = cache?.get(name);
   if (kept) return kept;
   const places = shardsInTieOrder(targets);
-  const shares = new Map(places.map(({ t, shard }, i) => [`${t} ${shard.shard}`, shardShare(i, places.length, slice)]));
   const segments: SegmentRef[] = [];
   let liveCount = 0;
-  for (const [key, share] of shares) {
-    if (share === 'none') continue;
-    const [t, shard] = key.split(' ').map(Number);
-    const shardSegments = layout.segments.filter((segment) => segment.target === t && segment.shard === shard);
+  // The shards in tie-break order, and each shard's segments in the layout's.
+  places.forEach(({ t, shard }, place) => {
+    const share = shardShare(place, places.length, slice);
+    if (share === 'none') return;
+    const shardSegments = layout.segments.filter((segment) => segment.target === t && segment.shard === shard.shard);
     const parted = share === 'all' ? shardSegments : by === 'id' ? byId(shardSegments, share) : byShardDoc(shardSegments, share);
     for (const segment of parted) liveCount += segment.only ? segment.only.docs.length : segment.live.segment.count - segment.live.deletedCount;
     segments.push(...parted);
-  }
-  // The shares go in tie-break order, and each shard's segments in the layout's.
+  });
   const out: Layout = { segments, liveCount, shared: layout.shared };
   cache?.set(name, out);
   return out;
