@@ -17,7 +17,7 @@ import type { ServerResponse } from 'node:http';
 import type { ClusterAnswer, ClusterCalls } from '../cluster-calls.ts';
 import { sendClusterAnswer } from '../client-answer.ts';
 import { coldPage } from './cold-page.ts';
-import { member, stringifyExact } from '../json-text.ts';
+import { elements, member, stringifyExact } from '../json-text.ts';
 import { pageAnswer } from './page-answer.ts';
 import type { ResultWindows } from './result-windows.ts';
 import { ClusterRefused, pointInTimeGone } from './point-in-time.ts';
@@ -47,7 +47,7 @@ async function answer(search: FrontSearch, res: ServerResponse, { calls, indices
   const counted = () => calls.counts.total - before;
   const ready = indices.lookup(search, search.from > 0);
   if (ready) {
-    if (await warmPage(search, ready, calls, indices, res, counted)) return true;
+    if (await warmPage(search, ready, { calls, indices, windows }, res, counted)) return true;
     // Its point in time is gone: a new index is built while this page is answered cold.
     indices.lookup(search, true);
   }
@@ -66,13 +66,29 @@ async function answer(search: FrontSearch, res: ServerResponse, { calls, indices
   }
   const built = await indices.whenBuilt(search);
   if (!built) return false;
-  return warmPage(search, built, calls, indices, res, counted, 'cold');
+  return warmPage(search, built, { calls, indices, windows }, res, counted, 'cold');
 }
 
 /** The page from a rank index; false when its point in time is gone (the index is dropped). */
-async function warmPage(search: FrontSearch, index: RankIndex, calls: ClusterCalls, indices: RankIndices, res: ServerResponse, counted: () => number, kind = 'warm'): Promise<boolean> {
-  const { after, skip } = index.position(search.from);
+async function warmPage(search: FrontSearch, index: RankIndex, { calls, indices, windows }: SearchContext, res: ServerResponse, counted: () => number, kind = 'warm'): Promise<boolean> {
   const pit = { id: index.pitId, keep_alive: indices.keepAlive };
+  let { after, skip } = index.position(search.from);
+  // A sparse index's nearest key may lie more than a window below the page: step up to it in windows of keys.
+  const window = windows.of(search.indices);
+  while (skip > 0 && skip + search.size > window) {
+    const step = Math.min(skip, window);
+    const body = stringifyExact({ ...search.walkBody, pit, size: step, _source: false, stored_fields: '_none_', track_total_hits: false });
+    const keys = await calls.call('page', 'POST', '/_search', search.headers, after === undefined ? body : `${body.slice(0, -1)},"search_after":${after}}`);
+    if (pointInTimeGone(keys)) {
+      indices.dropReady(search.key, index);
+      return false;
+    }
+    if (keys.status !== 200) return sendClusterAnswer(res, keys);
+    const last = lastSortText(keys.text);
+    if (last === undefined) break;
+    after = last;
+    skip -= step;
+  }
   const body = stringifyExact({ ...search.walkBody, ...search.hitsBody, pit, size: search.size + skip, track_total_hits: false });
   const params = search.pageParams.toString();
   const [page, aggregations] = await Promise.all([
@@ -100,6 +116,15 @@ function aggregationsOf(search: FrontSearch, pit: { id: string; keep_alive: stri
   const { sort: _sort, post_filter: _postFilter, ...matches } = search.walkBody;
   const body = { ...matches, [search.aggregations!.name]: search.aggregations!.value, pit, size: 0, track_total_hits: false };
   return calls.call('aggregations', 'POST', `/_search${search.typedKeys ? '?typed_keys=true' : ''}`, search.headers, body);
+}
+
+/** The `sort` of an answer's last hit, as its text. */
+function lastSortText(text: string): string | undefined {
+  const hits = member(text, 0, 'hits');
+  const list = hits && member(text, hits.start, 'hits');
+  const last = list && elements(text, list.start).at(-1);
+  const sort = last && member(text, last.start, 'sort');
+  return sort && text.slice(sort.start, sort.end);
 }
 
 /** The `aggregations` of an answer, as its text (spans, not a parse: the cluster's numbers stay its own). */

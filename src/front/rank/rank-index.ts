@@ -33,6 +33,8 @@ export class RankIndex {
     readonly openedAt: Date,
     /** Milliseconds the walk took. */
     readonly buildMs: number,
+    /** Slices the walk was split into (1: one stream). */
+    readonly slices = 1,
   ) {
     this.#pitId = pitId;
   }

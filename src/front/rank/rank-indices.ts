@@ -50,6 +50,8 @@ export interface RankIndicesStats {
   documents: number;
   bytes: number;
   builds: number;
+  /** Builds whose walk was sliced. */
+  sliced_builds: number;
   build_time_in_millis: number;
   building: number;
   failed_builds: number;
@@ -62,6 +64,7 @@ export class RankIndices {
   readonly #keepAliveMs: number;
   readonly #sweeper: NodeJS.Timeout;
   #builds = 0;
+  #slicedBuilds = 0;
   #buildMs = 0;
   #failed = 0;
   #evicted = 0;
@@ -140,7 +143,7 @@ export class RankIndices {
       }
       if (entry.building) building++;
     }
-    const stats = { count, documents, bytes, builds: this.#builds, build_time_in_millis: Math.round(this.#buildMs), building, failed_builds: this.#failed, evicted: this.#evicted };
+    const stats = { count, documents, bytes, builds: this.#builds, sliced_builds: this.#slicedBuilds, build_time_in_millis: Math.round(this.#buildMs), building, failed_builds: this.#failed, evicted: this.#evicted };
     return { rank_indices: stats, open_pits: this.#openPits() };
   }
 
@@ -186,6 +189,7 @@ export class RankIndices {
         opened: (id) => (entry.buildingPit = id),
       });
       this.#builds++;
+      if (index.slices > 1) this.#slicedBuilds++;
       this.#buildMs += index.buildMs;
       const old = entry.ready;
       entry.ready = index;

@@ -68,24 +68,26 @@ export async function walk(search: FrontSearch, options: WalkOptions): Promise<R
   const session = new WalkSession(search, calls, windows, keepAlive, await openPointInTime(calls, distribution, search.indices, search.pitParams, keepAlive, search.headers));
   opened?.(session.pitId);
   try {
-    const total = await session.count();
+    // The first batch, unsliced, tells the matches and the cluster's window: a walk of few batches goes on from it.
+    const first = await session.first();
+    const total = totalOf(first.hits.total);
     const keys = search.sortKeys + 1;
     const slices = Math.min(MAX_SLICES, Math.floor(total / (BATCHES_PER_SLICE * session.batch)));
     let built: Built | undefined;
     if (slices > 1) {
       try {
         const runs = await Promise.all(Array.from({ length: slices }, (_, id) => session.run(keys, { id, max: slices })));
-        built = kept(merged(runs, sortOrders(search.walkBody.sort)), lengthOf(runs), keys, budgetBytes, kernels);
+        built = { slices, ...kept(merged(runs, sortOrders(search.walkBody.sort)), lengthOf(runs), keys, budgetBytes, kernels) };
       } catch (error) {
         if (!(error instanceof SlicesRefused) && !(error instanceof Unordered)) throw error;
       }
     }
     if (!built) {
-      const run = await session.run(keys);
-      built = kept(rows(run), run.length, keys, budgetBytes, kernels);
+      const run = await session.run(keys, undefined, slices > 1 ? undefined : first);
+      built = { slices: 1, ...kept(rows(run), run.length, keys, budgetBytes, kernels) };
     }
-    const { documents, stride, columns, lastKeys } = built;
-    return new RankIndex(documents, stride, columns, lastKeys, session.pitId, openedAt, performance.now() - started);
+    const { documents, stride, columns, lastKeys, slices: walked } = built;
+    return new RankIndex(documents, stride, columns, lastKeys, session.pitId, openedAt, performance.now() - started, walked);
   } catch (error) {
     await closePointInTime(calls, distribution, session.pitId, search.headers).catch(() => undefined);
     throw error;
@@ -106,20 +108,24 @@ class WalkSession {
     this.batch = Math.min(WALK_BATCH, windows.of(search.indices));
   }
 
-  /** The matches in the point in time. */
-  async count(): Promise<number> {
-    const parsed = await this.request({ size: 0, track_total_hits: true }, undefined);
-    return totalOf(parsed.hits.total);
+  /** The first batch of the whole walk, with the number of matches. */
+  async first(): Promise<WalkAnswer> {
+    for (;;) {
+      const batch = this.batch;
+      const parsed = await this.request(this.batchBody(batch, true), undefined);
+      // A window learnt smaller than the batch: ask again.
+      if (batch === this.batch) return parsed;
+    }
   }
 
-  /** The sort values of a slice's matches (or all of them), in order. */
-  async run(keys: number, slice?: { id: number; max: number }): Promise<Run> {
+  /** The sort values of a slice's matches (or all of them, from their first batch if given), in order. */
+  async run(keys: number, slice?: { id: number; max: number }, first?: WalkAnswer): Promise<Run> {
     const columns: unknown[][] = Array.from({ length: keys }, () => []);
     let length = 0;
     let after: string | undefined;
-    for (;;) {
+    for (let given = first; ; given = undefined) {
       const batch = this.batch;
-      const parsed = await this.request({ size: batch, _source: false, stored_fields: '_none_', track_total_hits: false, ...(slice && { slice }) }, after, slice !== undefined);
+      const parsed = given ?? (await this.request({ ...this.batchBody(batch, false), ...(slice && { slice }) }, after, slice !== undefined));
       // A window learnt smaller than the batch: ask again.
       if (batch > this.batch) continue;
       const hits = parsed.hits.hits;
@@ -131,6 +137,10 @@ class WalkSession {
       if (hits.length > 0) after = `[${hits.at(-1)!.sort.map(exactText).join(',')}]`;
       if (hits.length < batch) return { length, columns };
     }
+  }
+
+  private batchBody(size: number, count: boolean): Record<string, unknown> {
+    return { size, _source: false, stored_fields: '_none_', track_total_hits: count };
   }
 
   private async request(own: Record<string, unknown>, after: string | undefined, sliced = false): Promise<WalkAnswer> {
@@ -156,6 +166,8 @@ function refusesSlices(answer: ClusterAnswer): boolean {
 }
 
 interface Built {
+  /** Slices walked (1: one stream). */
+  slices: number;
   documents: number;
   stride: number;
   columns: KeyColumn[];
@@ -167,7 +179,7 @@ function lengthOf(runs: Run[]): number {
 }
 
 /** The kept keys of `documents` rows in order: every one, or every stride-th past the budget. Nothing is allocated in wasm memory until every row is read. */
-function kept(ordered: Iterable<unknown[]>, documents: number, keys: number, budgetBytes: number, kernels: WasmKernels): Built {
+function kept(ordered: Iterable<unknown[]>, documents: number, keys: number, budgetBytes: number, kernels: WasmKernels): Omit<Built, 'slices'> {
   const stride = Math.max(1, Math.ceil((documents * keys * BYTES_PER_KEY) / Math.max(budgetBytes, 1)));
   const builders = Array.from({ length: keys }, () => new KeyColumnBuilder(Math.ceil(documents / stride) + 1));
   let rank = 0;
