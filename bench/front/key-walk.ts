@@ -7,6 +7,7 @@
  */
 import { esOk, esRequest } from '../lib/es-client.ts';
 import { WrongAnswer } from '../lib/suite.ts';
+import type { Call } from './client.ts';
 import type { SortKey } from './pages.ts';
 
 export interface KeyWalk {
@@ -17,20 +18,35 @@ export interface KeyWalk {
 
 const WALK_SIZE = 10_000;
 
-export async function walkKeys(url: string, index: string, key: SortKey): Promise<KeyWalk> {
-  const { body: opened } = await esOk<{ id: string }>(url, 'POST', `/${encodeURIComponent(index)}/_pit?keep_alive=1m`);
+/**
+ * Where a page's `search_after` starts, in a point in time the walk leaves open: the sort values
+ * (with the `_shard_doc` tie-breaker) of the hit at rank from − 1, for each from kept. What a warm
+ * page of the front asks the cluster, asked directly.
+ */
+export interface Positions {
+  pit: string;
+  /** By from; none for from 0, which starts at the top. */
+  afters: Map<number, unknown[]>;
+}
+
+/** The walk; `keep` the froms whose positions to keep, in a point in time left open (close it with {@link closePit}). */
+export async function walkKeys(url: string, index: string, key: SortKey, keep: number[] = []): Promise<{ walk: KeyWalk; positions: Positions }> {
+  const { body: opened } = await esOk<{ id: string }>(url, 'POST', `/${encodeURIComponent(index)}/_pit?keep_alive=${KEEP_ALIVE}`);
   let pit = opened.id;
   let docs = 0;
   let requests = 0;
   let after: unknown[] | undefined;
+  const afters = new Map<number, unknown[]>();
+  const wanted = new Set(keep.filter((from) => from > 0).map((from) => from - 1));
   const started = performance.now();
   for (;;) {
-    const body = { size: WALK_SIZE, pit: { id: pit, keep_alive: '1m' }, sort: [{ [key.field]: key.order }], _source: false, track_total_hits: false, ...(after && { search_after: after }) };
+    const body = { size: WALK_SIZE, pit: { id: pit, keep_alive: KEEP_ALIVE }, sort: [{ [key.field]: key.order }], _source: false, track_total_hits: false, ...(after && { search_after: after }) };
     const { body: answer } = await esOk<{ pit_id: string; hits: { hits: { sort: unknown[] }[] } }>(url, 'POST', '/_search', JSON.stringify(body));
     requests++;
     const hits = answer.hits.hits;
     for (const hit of hits) {
       if (hit.sort[0] !== key.ranked[docs]) throw new WrongAnswer(`key walk of ${index}: rank ${docs} has ${JSON.stringify(hit.sort[0])}, expected ${JSON.stringify(key.ranked[docs])}`);
+      if (wanted.has(docs)) afters.set(docs + 1, hit.sort);
       docs++;
     }
     pit = answer.pit_id;
@@ -38,9 +54,23 @@ export async function walkKeys(url: string, index: string, key: SortKey): Promis
     after = hits[hits.length - 1].sort;
   }
   const ms = performance.now() - started;
-  await esOk(url, 'DELETE', '/_pit', JSON.stringify({ id: pit }));
+  if (keep.length === 0) await closePit(url, pit);
   if (docs !== key.ranked.length) throw new WrongAnswer(`key walk of ${index}: ${docs} documents, expected ${key.ranked.length}`);
-  return { docs, ms, requests };
+  return { walk: { docs, ms, requests }, positions: { pit, afters } };
+}
+
+export async function closePit(url: string, pit: string): Promise<void> {
+  await esOk(url, 'DELETE', '/_pit', JSON.stringify({ id: pit }));
+}
+
+/** Long enough for a sweep, which asks pages in the walk's point in time. */
+const KEEP_ALIVE = '1h';
+
+/** The page at `from` as the front asks it of a warm rank index: one `search_after` in the point in time. */
+export function searchAfterCall(positions: Positions, key: SortKey, from: number, size: number): Call {
+  const after = positions.afters.get(from);
+  const body = { size, pit: { id: positions.pit, keep_alive: KEEP_ALIVE }, sort: [{ [key.field]: key.order }], track_total_hits: false, ...(after && { search_after: after }) };
+  return { method: 'POST', path: '/_search', body: JSON.stringify(body) };
 }
 
 export interface SlicedWalk extends KeyWalk {

@@ -11,7 +11,7 @@ import type { ProbeResult } from './pass-through.ts';
 import type { Measured } from './rounds.ts';
 import type { Cell, ColdSeries, PointResult, RankIndexFigures, SweepResult } from './sweep.ts';
 
-export const SERIES = { cluster: 'cluster (top_k, direct)', warm: 'front warm', cold: 'front cold' };
+export const SERIES = { cluster: 'cluster from/size (top_k, direct)', searchAfter: 'cluster search_after (direct)', warm: 'front warm', cold: 'front cold' };
 
 /** The issue's targets (issue 38, "Targets"). */
 export const TARGETS = {
@@ -42,6 +42,7 @@ export function frontRows(outcome: Outcome): Row[] {
     const params = (p: PointResult) => ({ from: p.from, size: s.size, index: s.index, shards: s.shards, sort: s.key.label, docs: s.docs });
     for (const p of s.points) {
       if ('measured' in p.cluster) rows.push({ group: 'from', strategy: 'cluster', params: params(p), unit: 'ms', ...p.cluster.measured.timing });
+      if ('measured' in p.searchAfter) rows.push({ group: 'from', strategy: 'cluster-search-after', params: params(p), unit: 'ms', ...p.searchAfter.measured.timing });
       if ('measured' in p.warm) rows.push({ group: 'from', strategy: 'front-warm', params: { ...params(p), ...markParams(p.warm.measured) }, unit: 'ms', ...p.warm.measured.timing });
       if ('measured' in p.cold) rows.push({ group: 'from', strategy: 'front-cold', params: { ...params(p), ...markParams(p.cold.measured) }, unit: 'ms', ...p.cold.measured.timing });
     }
@@ -85,6 +86,7 @@ export function frontChart(sweeps: SweepResult[]): Chart {
     const column = `${s.shards} shards, ${s.key.label}`;
     for (const p of s.points) {
       if ('measured' in p.cluster) points.push({ x: p.from, y: p.cluster.measured.timing.median, series: SERIES.cluster, column });
+      if ('measured' in p.searchAfter) points.push({ x: p.from, y: p.searchAfter.measured.timing.median, series: SERIES.searchAfter, column });
       if ('measured' in p.warm) points.push({ x: p.from, y: p.warm.measured.timing.median, series: SERIES.warm, column });
       if ('measured' in p.cold) points.push({ x: p.from, y: p.cold.measured.timing.median, series: SERIES.cold, column });
     }
@@ -108,7 +110,8 @@ export function frontMarkdown(outcome: Outcome, context: { command: string; clus
       '`POST /{index}/_search {"from": F, "size": 10, "sort": [{key: order}]}`, one request at a time on one kept-alive connection per server. ' +
       `**${SERIES.cluster}** is the cluster asked directly; **${SERIES.warm}** the front once its rank index is built (\`GET /_front/stats\`: a rank index, none building); ` +
       `**${SERIES.cold}** the first request at that depth on a front without one. ` +
-      'Cluster and warm front are timed in rounds side by side: a cell is the median over every request, with the range of the round medians in brackets; a cold cell is the median of its pages with their min–max. ' +
+      `**${SERIES.searchAfter}** is what a warm page asks of the cluster, asked directly: one \`search_after\` from rank from − 1 in a point in time of the cluster's (opened by the key walk below, \`track_total_hits: false\`), so **warm − search_after** is what the front adds to it. ` +
+      "The cluster's two series and the warm front are timed in rounds side by side: a cell is the median over every request, with the range of the round medians in brackets; a cold cell is the median of its pages with their min–max. " +
       'Cluster requests come from each answer\'s `X-Deeppage-Cluster-Requests` (max over the timed answers), the state from its `X-Deeppage-Page` (`none`: the header was absent, the front passed the request through). ' +
       'Every page was checked before timing: the data set\'s sort values at every rank, and within the window the front\'s hits are the cluster\'s.',
     '',
@@ -129,13 +132,16 @@ function sweepSection(s: SweepResult, walk: ClusterWalks | undefined): string[] 
   const rows = s.points.map((p) => [
     count(p.from),
     cell(p.cluster),
+    cell(p.searchAfter),
     cell(p.warm),
     coldCell(p.cold),
     'measured' in p.warm && first ? ratio(p.warm.measured.timing.median / first) : '—',
+    'measured' in p.warm && 'measured' in p.searchAfter ? signed(p.warm.measured.timing.median - p.searchAfter.measured.timing.median) : '—',
     `${requestsOf(p.warm)} · ${requestsOf(p.cold)}`,
     `${statesOf(p.warm)} · ${statesOf(p.cold)}`,
   ]);
-  out.push(table(['from', `${SERIES.cluster} ms`, `${SERIES.warm} ms`, `${SERIES.cold} ms`, 'warm / cluster from 0', 'cluster requests warm · cold', 'state warm · cold'], rows, 'rrrrrrl'), '');
+  const headers = ['from', `${SERIES.cluster} ms`, `${SERIES.searchAfter} ms`, `${SERIES.warm} ms`, `${SERIES.cold} ms`, 'warm / cluster from 0', 'warm − search_after ms', 'cluster requests warm · cold', 'state warm · cold'];
+  out.push(table(headers, rows, 'rrrrrrrrl'), '');
   const r = s.rankIndex;
   if ('documents' in r) out.push(rankIndexLine(r, walk), '');
   else out.push(`Rank index: ${r.missing}.${walk ? ` ${walkLine(walk)}` : ''}`, '');
@@ -144,7 +150,7 @@ function sweepSection(s: SweepResult, walk: ClusterWalks | undefined): string[] 
 }
 
 function rankIndexLine(r: RankIndexFigures, walk: ClusterWalks | undefined): string {
-  const perDoc = r.documents > 0 ? (r.bytes / r.documents).toFixed(1) : '—';
+  const perDoc = r.documents > 0 ? bytesPerDoc(r.bytes, r.documents) : '—';
   return (
     `Rank index (\`GET /_front/stats\` once warm): ${count(r.documents)} documents, ${count(r.bytes)} bytes (${perDoc} bytes/doc), ` +
     `built in ${count(r.buildMs)} ms (${r.buildMs > 0 ? rate(r.documents, r.buildMs) : '—'}; ${(r.wallMs / 1000).toFixed(1)} s from the first request to the stats showing it built), ${r.builds} build(s).` +
@@ -222,7 +228,7 @@ function targetsSection(outcome: Outcome): string[] {
       line(perSecond >= TARGETS.buildDocsPerSecond ? 'PASS' : 'FAIL', `rank index built at ≥ ${count(TARGETS.buildDocsPerSecond)} documents/s ${name}`, `${rate(r.documents, r.buildMs)}${walk ? walkRates(walk) : ''}`);
       const perDoc = r.bytes / r.documents;
       const numeric = typeof s.key.ranked[0] === 'number';
-      line(perDoc <= TARGETS.bytesPerDoc ? 'PASS' : 'FAIL', `rank index ≤ ${TARGETS.bytesPerDoc} bytes per document ${name}`, `${perDoc.toFixed(1)} bytes/doc${numeric ? '' : ' (the target is for one numeric or date key; a keyword key is shown for comparison)'}`);
+      line(perDoc <= TARGETS.bytesPerDoc ? 'PASS' : 'FAIL', `rank index ≤ ${TARGETS.bytesPerDoc} bytes per document ${name}`, `${bytesPerDoc(r.bytes, r.documents)} bytes/doc (${count(r.bytes)} bytes for ${count(r.documents)} documents)${numeric ? '' : '; the target is for one numeric or date key, a keyword key is shown for comparison'}`);
     }
   }
   for (const { probe, direct, front } of outcome.probes) {
@@ -265,6 +271,17 @@ function requestsOf(c: Cell | PointResult['cold']): string {
 function statesOf(c: Cell | PointResult['cold']): string {
   if ('missing' in c) return '—';
   return Object.entries(c.measured.states).map(([state, n]) => `${state} ×${n}`).join(', ');
+}
+
+/** Bytes per document, with as many decimals as it takes to tell it from a whole number it is not (16.00003, not 16.0). */
+function bytesPerDoc(bytes: number, documents: number): string {
+  const perDoc = bytes / documents;
+  for (let digits = 1; digits < 8; digits++) if (Number(perDoc.toFixed(digits)) === perDoc || perDoc.toFixed(digits) !== Math.round(perDoc).toFixed(digits)) return perDoc.toFixed(digits);
+  return String(perDoc);
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : '−'}${ms(Math.abs(x))}`;
 }
 
 function rate(docs: number, ms: number): string {

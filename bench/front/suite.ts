@@ -5,7 +5,8 @@
  * loaded with the products (bench/lib/corpus.ts: an integer price with about four documents a
  * value, a keyword category of 8 values) into an index of 5 shards and one of 32, over `_bulk`. Then,
  * per index and sort, on a front of its own (bench/front/sweep.ts): a page of 10 at from = 0 … the
- * last page, the cluster directly (refused past its window of 10,000), the front warm and cold,
+ * last page, the cluster directly (refused past its window of 10,000; and the one `search_after` a
+ * warm page asks of it, asked directly), the front warm and cold,
  * with the cluster requests per page and the rank index's size and build rate; the cluster's own
  * walk of the sort keys beside it (bench/front/key-walk.ts); and what the front adds to requests it
  * passes through (bench/front/pass-through.ts). The issue's targets are judged from the same run.
@@ -21,7 +22,7 @@ import { WrongAnswer, type Mode, type Suite, type SuiteContext } from '../lib/su
 import { bulkLoad } from '../ingest/bulk-load.ts';
 import { withConnection } from './client.ts';
 import { withFront } from './front-process.ts';
-import { walkKeys, walkKeysSliced } from './key-walk.ts';
+import { closePit, walkKeys, walkKeysSliced, type Positions } from './key-walk.ts';
 import type { SortKey } from './pages.ts';
 import { measureProbes, probes, SCRATCH_INDEX, type ProbeResult } from './pass-through.ts';
 import { frontChart, frontMarkdown, frontRows, walkKey, type ClusterWalks } from './report.ts';
@@ -81,12 +82,14 @@ export const frontSuite: Suite = {
         loading[name] = `${profile.docs} documents over POST /_bulk, ${BATCH} a request, 2 in flight, then one _refresh: ${(loaded.ms / 1000).toFixed(1)} s`;
         log(`  ${name}: ${loading[name]}`);
       }
-      const jobs = indices.flatMap(({ name, shards }, i) => [keys.price, ...(profile.keyword && i === 0 ? [keys.category] : [])].map((key) => ({ index: name, shards, key })));
-
+      const jobs = indices.flatMap(({ name, shards }, i) =>
+        [keys.price, ...(profile.keyword && i === 0 ? [keys.category] : [])].map((key) => ({ index: name, shards, key, positions: undefined as Positions | undefined })),
+      );
       return withConnection(cluster.url, async (direct) => {
         const walks = new Map<string, ClusterWalks>();
         for (const job of jobs) {
-          const single = await walkKeys(cluster.url, job.index, job.key);
+          const { walk: single, positions } = await walkKeys(cluster.url, job.index, job.key, froms);
+          job.positions = positions;
           const sliced = await walkKeysSliced(cluster.url, job.index, job.key, SLICES);
           walks.set(walkKey(job), { single, sliced });
           const slicedLine = 'docs' in sliced ? `${sliced.docs} in ${sliced.ms.toFixed(0)} ms in ${SLICES} slices` : `slices refused: ${sliced.refused}`;
@@ -97,6 +100,8 @@ export const frontSuite: Suite = {
           log(`sweep: ${job.index} (${job.shards} shards), sort ${job.key.label}, on a new front`);
           sweeps.push(await sweepFront({ clusterUrl: cluster.url, cluster: direct, ...job, froms, size: SIZE, rounds: profile.pages, coldSamples: profile.coldSamples, coldBudgetMs: profile.coldBudgetMs, buildTimeoutMs: profile.buildTimeoutMs, log }));
         }
+        // The walks' points in time served the direct search_after pages; the cluster stops with the run in any case.
+        for (const job of jobs) if (job.positions) await closePit(cluster.url, job.positions.pit);
         log('pass-through: direct and through a new front');
         await esCreateIndex(cluster.url, SCRATCH_INDEX, 5, corpus.mappings);
         const probeResults: ProbeResult[] = await withFront(cluster.url, log, (front) =>

@@ -7,8 +7,11 @@
  * 2. the warm state: `GET /_front/stats` polled until a rank index is built and none is building;
  *    its documents, bytes and build time are read then, before anything else is built;
  * 3. every page checked: the cluster's (the data set's sort values at every rank, or its 400 past
- *    the window) and the front's (the same, and within the window the cluster's very hits);
- * 4. per from, the cluster and the warm front in rounds side by side (bench/front/rounds.ts);
+ *    the window; its search_after page the same hits) and the front's (the same, and within the
+ *    window the cluster's very hits);
+ * 4. per from, in rounds side by side (bench/front/rounds.ts): the cluster's from/size, the one
+ *    `search_after` a warm page asks of the cluster (asked directly in the key walk's point in
+ *    time), and the warm front;
  * 5. per from, cold pages, each the first request at that depth on a front without a rank index.
  *
  * A front page that is wrong is not timed: its cell says why.
@@ -18,6 +21,7 @@ import { WrongAnswer } from '../lib/suite.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Answer, Call, Connection } from './client.ts';
 import { withFront, type FrontProcess } from './front-process.ts';
+import { searchAfterCall, type Positions } from './key-walk.ts';
 import { frontMark, isWindowRefusal, namesPage, pageCall, pageDifference, readPage, type Page, type SortKey } from './pages.ts';
 import { inRounds, summary, type Measured, type RoundBudget } from './rounds.ts';
 import { frontStats, quiet, refreshFront, waitFor, warmed, type FrontStats } from './servers.ts';
@@ -28,6 +32,8 @@ export interface SweepJob {
   index: string;
   shards: number;
   key: SortKey;
+  /** The cluster's own point in time and positions, for the page a warm rank index asks, asked directly. */
+  positions?: Positions;
   froms: number[];
   size: number;
   rounds: RoundBudget;
@@ -51,6 +57,8 @@ export interface ColdSeries {
 export interface PointResult {
   from: number;
   cluster: Cell;
+  /** The cluster's `search_after` in its own point in time from rank from − 1: what a warm page asks of it. */
+  searchAfter: Cell;
   warm: Cell;
   cold: { measured: ColdSeries } | { missing: string };
 }
@@ -111,7 +119,7 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
     }
 
     // 3. Every page checked.
-    const checked = new Map<number, { cluster: Page | 'refused'; front?: Page | string }>();
+    const checked = new Map<number, { cluster: Page | 'refused'; searchAfter?: Page; front?: Page | string }>();
     for (const from of job.froms) {
       const call = pageCall(job.index, key, from, size);
       const direct = await job.cluster.send(call);
@@ -122,6 +130,15 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
         if (typeof page === 'string') throw new WrongAnswer(`the cluster: ${call.path} ${call.body}: ${page}`);
         cluster = page;
       }
+      let searchAfter: Page | undefined;
+      if (job.positions) {
+        const after = searchAfterCall(job.positions, key, from, size);
+        const page = readPage(await job.cluster.send(after), key, from, size);
+        if (typeof page === 'string') throw new WrongAnswer(`the cluster: search_after in its point in time from rank ${from - 1}: ${page}`);
+        const differs = cluster !== 'refused' && pageDifference(page, cluster);
+        if (differs) throw new WrongAnswer(`the cluster: search_after in its point in time from rank ${from - 1}: ${differs} of its from/size`);
+        searchAfter = page;
+      }
       let frontPage: Page | string | undefined;
       if (accelerated) {
         const answer = await front.connection.send(call);
@@ -129,27 +146,29 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
         if (typeof frontPage !== 'string' && cluster !== 'refused') frontPage = pageDifference(frontPage, cluster) ?? frontPage;
         if (typeof frontPage === 'string') log(`  from=${from}: the front's page is wrong: ${frontPage}`);
       }
-      checked.set(from, { cluster, front: frontPage });
+      checked.set(from, { cluster, searchAfter, front: frontPage });
     }
 
     // 4. The cluster and the warm front, in rounds.
     const points: PointResult[] = [];
     for (const from of job.froms) {
       const call = pageCall(job.index, key, from, size);
-      const { cluster, front: frontPage } = checked.get(from)!;
+      const { cluster, searchAfter, front: frontPage } = checked.get(from)!;
       const contenders = [];
       if (cluster !== 'refused') contenders.push({ name: 'cluster', connection: job.cluster, call, verify: namesPage(cluster) });
+      if (searchAfter) contenders.push({ name: 'search_after', connection: job.cluster, call: searchAfterCall(job.positions!, key, from, size), verify: namesPage(searchAfter) });
       const frontOk = typeof frontPage === 'object';
       if (frontOk) contenders.push({ name: 'front', connection: front.connection, call, verify: namesPage(frontPage) });
       const measured = contenders.length > 0 ? await inRounds(contenders, job.rounds) : new Map<string, Measured>();
       const point: PointResult = {
         from,
         cluster: cluster === 'refused' ? { missing: 'refused' } : { measured: measured.get('cluster')! },
+        searchAfter: searchAfter ? { measured: measured.get('search_after')! } : { missing: 'not measured' },
         warm: frontOk ? { measured: measured.get('front')! } : { missing: unavailable ? `not available: ${unavailable}` : typeof frontPage === 'string' ? `wrong answer: ${frontPage}` : 'not available: no rank index was built' },
         cold: { missing: unavailable ? `not available: ${unavailable}` : 'not measured' },
       };
       points.push(point);
-      log(`  from=${String(from).padEnd(7)} cluster ${cellLine(point.cluster)} · front warm ${cellLine(point.warm)}`);
+      log(`  from=${String(from).padEnd(7)} cluster ${cellLine(point.cluster)} · search_after ${cellLine(point.searchAfter)} · front warm ${cellLine(point.warm)}`);
     }
 
     // 5. Cold pages.
