@@ -13,7 +13,7 @@
  * Unsorted pages (match_all by `_score`: every hit ties) are shard order, then ordinal order: whole
  * segments are skipped by their live counts.
  */
-import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
+import { compareValues, runValue, type Column, type KeyOrder, type RunKey, type WasmKernels } from '../../core/index.ts';
 import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
@@ -73,7 +73,7 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
     }
     const readAs = plan.keys.map((key) => key.readAs(segment, runs));
     const spec = runSpec(plan.keys, live);
-    const locals = after ? topLiveAfter(runs, spec, segment, size, readAs, order, after) : topLive(runs.kernels, spec, live, want, only?.docs);
+    const locals = after ? topLiveAfter(runs.kernels, spec, segment, size, spec.keys.map(({ column }, j) => ({ values: column, ...readAs[j] })), order, after) : topLive(runs.kernels, spec, live, want, only?.docs);
     const keys: RunKey<Column>[] = spec.keys.map(({ column }, j) => ({ values: gather(column, locals), ...readAs[j] }));
     inputs.push({ segment, run: { length: locals.length, keys }, positions: locals });
   }
@@ -83,20 +83,101 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
   return mergeLaidOut(runs.kernels, merge, from, size);
 }
 
+/** Pages up to this size, and a sixteenth of the documents scanned, are collected in a heap; larger ones (a walk's batches) by the kernel. */
+const HEAP_PAGE = 1024;
+const HEAP_SHARE = 16;
+
 /**
- * Elasticsearch's per-segment collection after a position: the best `size` live documents that come
- * after it (one pass to find them, top-k over those). A slice's part of the segment is the pass.
+ * Elasticsearch's per-segment collection after a position, as Lucene's top-field collector does it:
+ * one pass over the segment's live documents (a slice's part of them). A page of up to
+ * {@link HEAP_PAGE} (and a small share of the documents) keeps the best `size` that come after the position in a bounded heap, a document
+ * first compared with the heap's worst so that most are passed over at once; a larger one gathers
+ * every document after the position and takes the top `size` by the kernel. Both decide most
+ * documents on the first key alone, read straight from its column. Ties go to the lower position.
  */
-function topLiveAfter(runs: RunCache, spec: RunSpec, { live, only }: SegmentRef, size: number, readAs: { map?: Column; offset?: number }[], order: KeyOrder[], after: AfterKey): Uint32Array {
+function topLiveAfter(kernels: WasmKernels, spec: RunSpec, { live, only }: SegmentRef, size: number, keys: readonly RunKey<Column>[], order: KeyOrder[], after: AfterKey): Uint32Array {
+  if (size === 0) return new Uint32Array(0);
   const n = live.segment.count;
-  const whole = views({ length: n, keys: spec.keys.map(({ column }, j) => ({ values: column, ...readAs[j] })) });
-  const candidates: number[] = [];
-  if (only) for (const p of only.docs) if (compareToAfter(whole, order, after, p) > 0) candidates.push(p);
-  if (!only) for (let p = 0; p < n; p++) if (!live.deleted?.[p] && compareToAfter(whole, order, after, p) > 0) candidates.push(p);
-  const locals = Uint32Array.from(candidates);
-  const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, locals), order })) };
-  const best = topPositions(runs.kernels, gathered, locals.length, Math.min(size, locals.length));
-  return best.map((i) => locals[i]);
+  const whole = views({ length: n, keys: [...keys] });
+  const first = whole.keys[0];
+  // A first key read as stored (no ordinal map, no offset), with a position on it, is compared straight from its column.
+  const direct = first.map === undefined && !first.offset && after.values.length > 0 ? (first.values instanceof Float64Array ? first.values : Float64Array.from(first.values)) : undefined;
+  const bound = after.values.length > 0 ? after.values[0] : NaN;
+  const ascending = order[0].order === 'asc';
+  /** > 0 when document p comes after the position. */
+  const afterPosition = (p: number): number => compareToAfter(whole, order, after, p);
+  /** Whether document p sorts after document q. */
+  const worse = (p: number, q: number): boolean => {
+    for (let j = 0; j < order.length; j++) {
+      const c = compareValues(runValue(whole, j, p), runValue(whole, j, q), order[j].order, order[j].missing);
+      if (c !== 0) return c > 0;
+    }
+    return p > q;
+  };
+  const docs = only?.docs;
+  const deleted = live.deleted;
+  const total = docs ? docs.length : n;
+  if (size > HEAP_PAGE || size * HEAP_SHARE > total) {
+    const found = new Uint32Array(total);
+    let count = 0;
+    for (let i = 0; i < total; i++) {
+      const p = docs ? docs[i] : i;
+      if (!docs && deleted?.[p]) continue;
+      if (direct) {
+        const v = direct[p];
+        // Neither missing nor equal to the position's value: the direction decides (the rest take the full comparison).
+        if (v === v && bound === bound && v !== bound) {
+          if (ascending ? v > bound : v < bound) found[count++] = p;
+          continue;
+        }
+      }
+      if (afterPosition(p) > 0) found[count++] = p;
+    }
+    const locals = found.subarray(0, count);
+    const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, locals), order })) };
+    return topPositions(kernels, gathered, count, Math.min(size, count)).map((i) => locals[i]);
+  }
+  const heap = new Uint32Array(size);
+  let count = 0;
+  /** The heap's worst document's first key, when it is full and the key is direct and present. */
+  let worst = NaN;
+  for (let i = 0; i < total; i++) {
+    const p = docs ? docs[i] : i;
+    if (!docs && deleted?.[p]) continue;
+    if (direct) {
+      const v = direct[p];
+      if (v === v && bound === bound && v !== bound && (ascending ? v < bound : v > bound)) continue;
+      // Strictly worse than the heap's worst on the first key: passed over.
+      if (v === v && worst === worst && v !== worst && (ascending ? v > worst : v < worst)) continue;
+    }
+    if (count === size && !worse(heap[0], p)) continue;
+    if (afterPosition(p) <= 0) continue;
+    if (count < size) {
+      // Sift up: the worst stays at the root.
+      let at = count++;
+      heap[at] = p;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!worse(heap[at], heap[parent])) break;
+        [heap[at], heap[parent]] = [heap[parent], heap[at]];
+        at = parent;
+      }
+    } else {
+      heap[0] = p;
+      for (let at = 0; ; ) {
+        const l = 2 * at + 1;
+        const r = l + 1;
+        let top = at;
+        if (l < count && worse(heap[l], heap[top])) top = l;
+        if (r < count && worse(heap[r], heap[top])) top = r;
+        if (top === at) break;
+        [heap[at], heap[top]] = [heap[top], heap[at]];
+        at = top;
+      }
+    }
+    if (direct && count === size) worst = direct[heap[0]];
+  }
+  return Uint32Array.from(heap.subarray(0, count)).sort((a, b) => (a === b ? 0 : worse(a, b) ? 1 : -1));
 }
 
 export function unsortedPage(segments: readonly SegmentRef[], from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {
