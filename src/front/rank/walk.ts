@@ -25,6 +25,9 @@ import { compareValues, sortOrders, Unordered, type KeyOrder } from './sort-orde
 /** Hits per walk request: the most a search may ask for under the default `max_result_window`. */
 export const WALK_BATCH = 10_000;
 
+/** A walk's answers hold only what it reads: the cluster writes, and the front parses, nothing else. */
+const WALK_TARGET = `/_search?filter_path=${['pit_id', '_shards.failed', 'hits.total', 'hits.hits.sort'].join(',')}`;
+
 /** Slices a walk is split into at most, and the matches each slice is given at least (in batches). */
 const MAX_SLICES = 8;
 const BATCHES_PER_SLICE = 2;
@@ -128,7 +131,7 @@ class WalkSession {
       const parsed = given ?? (await this.request({ ...this.batchBody(batch, false), ...(slice && { slice }) }, after, slice !== undefined));
       // A window learnt smaller than the batch: ask again.
       if (batch > this.batch) continue;
-      const hits = parsed.hits.hits;
+      const hits = parsed.hits.hits ?? [];
       for (const { sort } of hits) {
         if (sort.length !== keys) throw new NotWalkable('the cluster adds no tie-breaker to a sort in a point in time');
         for (let key = 0; key < keys; key++) columns[key].push(sort[key]);
@@ -145,7 +148,7 @@ class WalkSession {
 
   private async request(own: Record<string, unknown>, after: string | undefined, sliced = false): Promise<WalkAnswer> {
     const body = stringifyExact({ ...this.search.walkBody, pit: { id: this.pitId, keep_alive: this.keepAlive }, ...own });
-    const answer = await this.calls.call('walk', 'POST', '/_search', this.search.headers, after === undefined ? body : `${body.slice(0, -1)},"search_after":${after}}`);
+    const answer = await this.calls.call('walk', 'POST', WALK_TARGET, this.search.headers, after === undefined ? body : `${body.slice(0, -1)},"search_after":${after}}`);
     if (this.windows.refused(this.search.indices, answer)) {
       this.batch = Math.min(this.batch, this.windows.of(this.search.indices));
       return { hits: { hits: [] } };
@@ -155,6 +158,9 @@ class WalkSession {
       throw new ClusterRefused(answer);
     }
     const parsed = parseExact(answer.text) as WalkAnswer;
+    // filter_path leaves out what is empty: no hits, no `hits.hits`.
+    parsed.hits ??= {};
+    parsed.hits.hits ??= [];
     if ((parsed._shards?.failed ?? 0) > 0) throw new ShardsFailed(`the cluster's walk answer has ${parsed._shards!.failed} failed shards`);
     if (typeof parsed.pit_id === 'string') this.pitId = parsed.pit_id;
     return parsed;
@@ -236,7 +242,7 @@ function* merged(runs: Run[], orders: KeyOrder[]): Generator<unknown[]> {
 interface WalkAnswer {
   pit_id?: string;
   _shards?: { failed?: number };
-  hits: { total?: number | { value: number }; hits: { sort: unknown[] }[] };
+  hits: { total?: number | { value: number }; hits?: { sort: unknown[] }[] };
 }
 
 function totalOf(total: WalkAnswer['hits']['total']): number {
