@@ -31,6 +31,7 @@
  */
 import type { ClusterAnswer, ClusterCalls, CallPurpose } from '../cluster-calls.ts';
 import { elements, member, members, parseExact, stringifyExact, EXACT_INTEGER } from '../json-text.ts';
+import { sortClauses } from './sort-order.ts';
 import type { FrontSearch } from './search-shape.ts';
 
 export interface ColdPage {
@@ -130,13 +131,11 @@ async function shallow(cluster: Cluster, search: FrontSearch): Promise<ColdPage>
 
 /** The first clause of a sort, if it is a field sorted by its min (asc) or max (desc) with `missing` first or last. */
 export function firstKey(sort: unknown): FirstKey | undefined {
-  const clause = Array.isArray(sort) ? sort[0] : sort;
-  if (typeof clause === 'string') return clause.startsWith('_') ? undefined : { field: clause, desc: false, missingFirst: false };
-  if (!isObject(clause) || Object.keys(clause).length !== 1) return undefined;
-  const [field, spec] = Object.entries(clause)[0];
+  const clause = sortClauses(sort)?.[0];
   // _score, _script, _geo_distance, _doc and the metadata fields are not bisected.
-  if (field.startsWith('_')) return undefined;
-  if (spec === 'asc' || spec === 'desc') return { field, desc: spec === 'desc', missingFirst: false };
+  if (clause === undefined || clause.name.startsWith('_')) return undefined;
+  const { name: field, options: spec, desc, missingFirst } = clause;
+  if (spec === undefined || spec === 'asc' || spec === 'desc') return { field, desc, missingFirst: false };
   if (!isObject(spec)) return undefined;
   // numeric_type casts the values (two longs may become one double: a tie the range query does not see); nested picks other values.
   for (const option of Object.keys(spec)) if (!['order', 'missing', 'mode', 'format', 'unmapped_type'].includes(option)) return undefined;
@@ -145,7 +144,7 @@ export function firstKey(sort: unknown): FirstKey | undefined {
   if (missing !== '_last' && missing !== '_first') return undefined;
   if (mode !== undefined && mode !== (order === 'asc' ? 'min' : 'max')) return undefined;
   if (unmappedType !== undefined && typeof unmappedType !== 'string') return undefined;
-  return { field, desc: order === 'desc', missingFirst: missing === '_first', ...(unmappedType === undefined ? {} : { unmappedType }) };
+  return { field, desc, missingFirst, ...(unmappedType === undefined ? {} : { unmappedType }) };
 }
 
 const DOMAINS: Record<string, Domain> = {

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { clientHeaders } from '../cluster-calls.ts';
 import { parseExact } from '../json-text.ts';
+import { sortClauses } from './sort-order.ts';
 
 export interface FrontSearch {
   /** The request as the client sent it, to send on unchanged where the cluster's own answer serves. */
@@ -118,15 +119,8 @@ export function frontSearch(method: string, target: string, rawHeaders: readonly
 
 /** The number of keys of a sort the front walks, or `undefined`. */
 function sortKeyCount(sort: unknown): number | undefined {
-  const clauses = Array.isArray(sort) ? sort : sort === undefined ? [] : [sort];
-  if (clauses.length === 0) return undefined;
-  for (const clause of clauses) {
-    let name: string;
-    if (typeof clause === 'string') name = clause;
-    else if (clause !== null && typeof clause === 'object' && !Array.isArray(clause) && Object.keys(clause).length === 1) name = Object.keys(clause)[0];
-    else return undefined;
-    if (NOT_WALKED.has(name)) return undefined;
-  }
+  const clauses = sortClauses(sort);
+  if (clauses === undefined || clauses.some(({ name }) => NOT_WALKED.has(name))) return undefined;
   return clauses.length;
 }
 

@@ -13,19 +13,36 @@ export interface KeyOrder {
   missingFirst: boolean;
 }
 
+/** One clause of a sort as given: its key (a field, `_score`, `_geo_distance`…), its options, and its order. */
+export interface SortClause extends KeyOrder {
+  name: string;
+  /** `{order, missing, mode…}` as given, or the order as a string, or nothing. */
+  options: unknown;
+}
+
 export class Unordered extends Error {}
+
+/** A sort's clauses (`"f"`, `{"f": "desc"}`, `{"f": {…}}`, one or a list); undefined for anything else or none. */
+export function sortClauses(sort: unknown): SortClause[] | undefined {
+  const given = Array.isArray(sort) ? sort : sort === undefined ? [] : [sort];
+  if (given.length === 0) return undefined;
+  const clauses: SortClause[] = [];
+  for (const clause of given) {
+    let name: string;
+    let options: unknown;
+    if (typeof clause === 'string') name = clause;
+    else if (isObject(clause) && Object.keys(clause).length === 1) [[name, options]] = Object.entries(clause);
+    else return undefined;
+    const order = typeof options === 'string' ? options : isObject(options) && typeof options.order === 'string' ? options.order : undefined;
+    const desc = (order ?? (name === '_score' ? 'desc' : 'asc')) === 'desc';
+    clauses.push({ name, options, desc, missingFirst: isObject(options) && options.missing === '_first' });
+  }
+  return clauses;
+}
 
 /** The orders of a sort's keys, plus the tie-breaker's. */
 export function sortOrders(sort: unknown): KeyOrder[] {
-  const clauses = Array.isArray(sort) ? sort : [sort];
-  const orders = clauses.map((clause): KeyOrder => {
-    const name = typeof clause === 'string' ? clause : Object.keys(clause as object)[0];
-    const options = typeof clause === 'string' ? undefined : (clause as Record<string, unknown>)[name];
-    const given = typeof options === 'string' ? options : isObject(options) && typeof options.order === 'string' ? options.order : undefined;
-    const desc = (given ?? (name === '_score' ? 'desc' : 'asc')) === 'desc';
-    const missing = isObject(options) ? options.missing : undefined;
-    return { desc, missingFirst: missing === '_first' };
-  });
+  const orders = (sortClauses(sort) ?? []).map(({ desc, missingFirst }) => ({ desc, missingFirst }));
   return [...orders, { desc: false, missingFirst: false }];
 }
 
