@@ -24,6 +24,7 @@ import { frontPage } from './front-page.ts';
 import { failed, forward, passThrough, sendError, type PassThroughOptions } from './pass-through.ts';
 import { answerSearch } from './rank/accelerated-search.ts';
 import type { RankIndices } from './rank/rank-indices.ts';
+import type { Distribution } from './rank/point-in-time.ts';
 import type { ResultWindows } from './rank/result-windows.ts';
 import { frontSearch } from './rank/search-shape.ts';
 import { KeptBody } from './request-body.ts';
@@ -32,6 +33,7 @@ export interface FrontRoutesOptions extends PassThroughOptions {
   calls: ClusterCalls;
   indices: RankIndices;
   windows: ResultWindows;
+  distribution: (headers: readonly string[]) => Promise<Distribution>;
 }
 
 export function frontRoutes(options: FrontRoutesOptions): (req: IncomingMessage, res: ServerResponse) => void {

@@ -44,11 +44,12 @@ export async function startFront({ front, maxBodyBytes, runsBudgetBytes, host = 
   const calls = new ClusterCalls(hosts, front.headers);
   const housekeeping = front.credentials?.authorization;
   const windows = new ResultWindows();
+  const distribution = distributionOf(calls, housekeeping);
   const indices = new RankIndices(
     { calls, kernels: wasmKernels(), budgetBytes: runsBudgetBytes, refreshIntervalMs: front.refreshIntervalMs, maxOpenPits: front.maxOpenPits, windows, housekeeping },
-    distributionOf(calls, housekeeping),
+    distribution,
   );
-  const server = createServer(frontRoutes({ hosts, headers: front.headers, maxBodyBytes, calls, indices, windows }));
+  const server = createServer(frontRoutes({ hosts, headers: front.headers, maxBodyBytes, calls, indices, windows, distribution }));
   await listen(server, host, port).catch((error) => {
     hosts.close();
     throw error;

@@ -20,7 +20,7 @@ import { coldPage } from './cold-page.ts';
 import { elements, member, stringifyExact } from '../json-text.ts';
 import { pageAnswer } from './page-answer.ts';
 import type { ResultWindows } from './result-windows.ts';
-import { ClusterRefused, pointInTimeGone } from './point-in-time.ts';
+import { ClusterRefused, pointInTimeGone, type Distribution } from './point-in-time.ts';
 import type { RankIndex } from './rank-index.ts';
 import type { RankIndices } from './rank-indices.ts';
 import type { FrontSearch } from './search-shape.ts';
@@ -29,6 +29,8 @@ export interface SearchContext {
   calls: ClusterCalls;
   indices: RankIndices;
   windows: ResultWindows;
+  /** The cluster's point-in-time dialect (read once from its `GET /`). */
+  distribution: (headers: readonly string[]) => Promise<Distribution>;
 }
 
 /** Answers the search, or returns false when it should pass through unchanged. A cluster's refusal is the client's answer. */
@@ -41,13 +43,14 @@ export async function answerSearch(search: FrontSearch, res: ServerResponse, con
   }
 }
 
-async function answer(search: FrontSearch, res: ServerResponse, { calls, indices, windows }: SearchContext): Promise<boolean> {
+async function answer(search: FrontSearch, res: ServerResponse, context: SearchContext): Promise<boolean> {
+  const { calls, indices, windows } = context;
   if (indices.unwalkable(search)) return false;
   const before = calls.counts.total;
   const counted = () => calls.counts.total - before;
   const ready = indices.lookup(search, search.from > 0);
   if (ready) {
-    if (await warmPage(search, ready, { calls, indices, windows }, res, counted)) return true;
+    if (await warmPage(search, ready, context, res, counted)) return true;
     // Its point in time is gone: a new index is built while this page is answered cold.
     indices.lookup(search, true);
   }
@@ -58,7 +61,7 @@ async function answer(search: FrontSearch, res: ServerResponse, { calls, indices
     const own = await calls.call('page', method, target, search.headers, body);
     if (!windows.refused(search.indices, own)) return sendClusterAnswer(res, own, own.text, { 'X-Deeppage-Page': 'cold', 'X-Deeppage-Cluster-Requests': String(counted()) });
   }
-  const cold = await coldPage(calls, search, windows.of(search.indices));
+  const cold = await coldPage(calls, search, windows.of(search.indices), await context.distribution(search.headers));
   if (cold) {
     if (cold.answer.status !== 200) return sendClusterAnswer(res, cold.answer);
     const text = pageAnswer(cold.answer.text, { ...totals(search, cold.total), skip: 0, size: search.size, dropTieBreaker: false });
@@ -66,7 +69,7 @@ async function answer(search: FrontSearch, res: ServerResponse, { calls, indices
   }
   const built = await indices.whenBuilt(search);
   if (!built) return false;
-  return warmPage(search, built, { calls, indices, windows }, res, counted, 'cold');
+  return warmPage(search, built, context, res, counted, 'cold');
 }
 
 /** The page from a rank index; false when its point in time is gone (the index is dropped). */

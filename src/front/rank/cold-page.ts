@@ -31,6 +31,8 @@
  */
 import type { ClusterAnswer, ClusterCalls, CallPurpose } from '../cluster-calls.ts';
 import { elements, member, members, parseExact, stringifyExact, EXACT_INTEGER } from '../json-text.ts';
+import { closePointInTime, openPointInTime, type Distribution } from './point-in-time.ts';
+import { indexPath } from './search-shape.ts';
 import { sortClauses } from './sort-order.ts';
 import type { FrontSearch } from './search-shape.ts';
 
@@ -48,9 +50,9 @@ export interface ColdPage {
 }
 
 /** The page, or undefined when this search's first sort key cannot be bisected (then the caller waits for the rank index). */
-export async function coldPage(calls: ClusterCalls, search: FrontSearch, window = 10_000): Promise<ColdPage | undefined> {
+export async function coldPage(calls: ClusterCalls, search: FrontSearch, window = 10_000, distribution: Distribution = 'elasticsearch'): Promise<ColdPage | undefined> {
   try {
-    return await answer(new Cluster(calls, search), search, window);
+    return await answer(new Cluster(calls, search, distribution), search, window);
   } catch (e) {
     if (e instanceof Refused) return { answer: e.answer, total: 0 };
     if (e instanceof NotBisectable) return undefined;
@@ -235,12 +237,11 @@ function runtimeFields(walkBody: Record<string, unknown>): Set<string> {
 
 /** The cluster's requests for one search: with its credentials, its index options, routing and preference. */
 class Cluster {
-  /** Whether the cluster answers as Elasticsearch (its product header), else as OpenSearch, for the point-in-time dialect. */
-  private elastic = true;
-
   constructor(
     private readonly calls: ClusterCalls,
     private readonly search: FrontSearch,
+    /** The point-in-time dialect (point-in-time.ts). */
+    private readonly distribution: Distribution,
   ) {}
 
   /**
@@ -253,7 +254,6 @@ class Cluster {
     const answer = await this.calls.call('count', 'GET', target(indexPath(this.search.indices), '_mapping', options), this.search.headers);
     // Reading mappings takes a privilege searching does not: a refusal here only means no bisection.
     if (answer.status !== 200) return undefined;
-    this.elastic = headerOf(answer, 'x-elastic-product') !== undefined;
     const domains = new Set<Domain | undefined>();
     let exactValues = true;
     for (const index of Object.values(JSON.parse(answer.text) as Record<string, { mappings?: Record<string, unknown> }>)) {
@@ -313,13 +313,13 @@ class Cluster {
     const { walkBody, indices, pitParams, headers } = this.search;
     const sort = [...(Array.isArray(walkBody.sort) ? walkBody.sort : [walkBody.sort]), { _shard_doc: 'asc' }];
     const runtime = walkBody.runtime_mappings === undefined ? {} : { runtime_mappings: walkBody.runtime_mappings };
-    const params = new URLSearchParams([...pitParams, ['keep_alive', '1m']]);
-    const opened = await this.calls.call('pit', 'POST', target(indexPath(indices || '_all'), this.elastic ? '_pit' : '_search/point_in_time', params), headers);
-    // A cluster without points in time (or that refuses one) leaves the tie to the rank index.
-    if (opened.status !== 200) throw new NotBisectable();
-    const idOf = (text: string): string | undefined => (JSON.parse(text) as { id?: string; pit_id?: string })[this.elastic ? 'id' : 'pit_id'];
-    let id = idOf(opened.text);
-    if (id === undefined) throw new NotBisectable();
+    let id: string;
+    try {
+      id = await openPointInTime(this.calls, this.distribution, indices, pitParams, '1m', headers);
+    } catch {
+      // A cluster without points in time (or that refuses one) leaves the tie to the rank index.
+      throw new NotBisectable();
+    }
     try {
       let after: string | undefined;
       for (let skipped = 0; skipped < offset; ) {
@@ -339,9 +339,8 @@ class Cluster {
       const answer = await this.calls.call('page', 'POST', target('', '_search', this.search.pageParams), headers, withSearchAfter(body, after));
       return answer.status === 200 ? withoutPit(answer) : answer;
     } finally {
-      const [path, closing] = this.elastic ? ['/_pit', { id }] : ['/_search/point_in_time', { pit_id: [id] }];
       // A point in time left open expires with its keep-alive.
-      await this.calls.call('pit', 'DELETE', path, headers, closing).catch(() => undefined);
+      await closePointInTime(this.calls, this.distribution, id, headers).catch(() => undefined);
     }
   }
 
@@ -404,16 +403,6 @@ function withoutPit(answer: ClusterAnswer): ClusterAnswer {
   const length = String(Buffer.byteLength(out));
   const rawHeaders = answer.rawHeaders.map((line, i) => (i % 2 === 1 && answer.rawHeaders[i - 1].toLowerCase() === 'content-length' ? length : line));
   return { status: answer.status, rawHeaders, text: out };
-}
-
-function headerOf(answer: ClusterAnswer, name: string): string | undefined {
-  for (let i = 0; i < answer.rawHeaders.length; i += 2) if (answer.rawHeaders[i].toLowerCase() === name) return answer.rawHeaders[i + 1];
-  return undefined;
-}
-
-/** The path of an index expression (each name encoded, commas kept), '' for every index. */
-function indexPath(indices: string): string {
-  return indices === '' ? '' : `/${indices.split(',').map(encodeURIComponent).join(',')}`;
 }
 
 function target(path: string, endpoint: string, params: URLSearchParams): string {

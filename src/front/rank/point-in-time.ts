@@ -5,6 +5,7 @@
  * with `id` and `keep_alive` in the body, no index in the path.
  */
 import type { ClusterAnswer, ClusterCalls } from '../cluster-calls.ts';
+import { indexPath } from './search-shape.ts';
 
 export type Distribution = 'elasticsearch' | 'opensearch';
 
@@ -19,7 +20,7 @@ export class ClusterRefused extends Error {
 export async function openPointInTime(calls: ClusterCalls, distribution: Distribution, indices: string, params: URLSearchParams, keepAlive: string, headers: readonly string[]): Promise<string> {
   const query = new URLSearchParams(params);
   query.set('keep_alive', keepAlive);
-  const path = `/${encodeURIComponent(indices === '' ? '_all' : indices)}/${distribution === 'opensearch' ? '_search/point_in_time' : '_pit'}?${query}`;
+  const path = `${indexPath(indices === '' ? '_all' : indices)}/${distribution === 'opensearch' ? '_search/point_in_time' : '_pit'}?${query}`;
   const answer = await calls.call('pit', 'POST', path, headers);
   if (answer.status !== 200) throw new ClusterRefused(answer);
   const body = JSON.parse(answer.text) as { id?: string; pit_id?: string };

@@ -117,6 +117,11 @@ export function frontSearch(method: string, target: string, rawHeaders: readonly
   return { request, indices, pitParams, pageParams, walkBody, hitsBody, sortKeys, from, size, aggregations, trackTotalHits, restTotalHitsAsInt, typedKeys, headers, identity, key };
 }
 
+/** The path of an index expression (each name encoded, commas kept), '' for every index: the inverse of how a search's path is read. */
+export function indexPath(indices: string): string {
+  return indices === '' ? '' : `/${indices.split(',').map(encodeURIComponent).join(',')}`;
+}
+
 /** The number of keys of a sort the front walks, or `undefined`. */
 function sortKeyCount(sort: unknown): number | undefined {
   const clauses = sortClauses(sort);
