@@ -6,16 +6,15 @@
  *
  * Needs Debian's Chromium at /usr/bin/chromium (`apt-get install chromium`); never downloads one.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, watchedBrowser, type WatchedBrowser } from './chromium.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { tempDir } from '../engine/helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /**
  * Screenshots go to a temporary folder, and over the README's pictures in docs/ only when asked
  * (`UPDATE_SCREENSHOTS=1 npx vitest run test/e2e/ui-browser.test.ts`), so a test run changes no
@@ -26,7 +25,7 @@ const PAGE_SIZE = 10;
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 
-const missing = existsSync(CHROMIUM) ? undefined : `skipped: ${CHROMIUM} is not installed; run \`apt-get install chromium\` (CI installs it)`;
+const missing = chromiumMissing;
 if (missing) console.warn(`ui-browser.test.ts ${missing}`);
 
 type Hit = { _id: string; _source: { name: string } };
@@ -37,40 +36,24 @@ const grouped = (n: number) => [...String(n)].join('\\D?');
 describe.skipIf(missing !== undefined)(missing ?? 'the paging page in headless Chromium', () => {
   // Made in beforeAll: a skipped suite's body still runs, and its afterAll would not.
   let data: ReturnType<typeof tempDir>;
-  let profile: string;
   let server: RunningServer;
-  let browser: Browser;
+  let watched: WatchedBrowser | undefined;
   let page: Page;
   /** Console errors, uncaught exceptions, failed requests and error answers, as the page met them. */
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     data = tempDir();
-    profile = mkdtempSync(join(tmpdir(), 'deeppage.chromium-'));
     server = await startServer({ dataDir: data.dir, port: 0, seed: true });
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      ignoreDefaultArgs: true,
-      args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, 'about:blank'],
-      pipe: true,
-    });
-    page = await browser.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`answer ${response.status()}: ${response.url()}`);
-    });
+    watched = await watchedBrowser();
+    ({ page, problems } = watched);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await watched?.close();
     await server?.close();
     data?.remove();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   /** The ids and names `_search` puts on the page starting at `from`, and the hit count. */

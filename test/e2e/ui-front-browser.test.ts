@@ -8,15 +8,11 @@
  *
  * Needs Debian's Chromium at /usr/bin/chromium (`apt-get install chromium`); never downloads one.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, watchedBrowser, type WatchedBrowser } from './chromium.ts';
 import { killAll, start, type Started } from '../front/processes.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const WINDOW = 20;
 const DOCS = 55;
 /** Document `i` holds `n = (i * 7) % DOCS`: every value once, in an order unlike the ids'. */
@@ -24,17 +20,16 @@ const valueOf = (id: number) => (id * 7) % DOCS;
 /** The ids a page of 10 sorted by `n` ascending holds, from `from`. */
 const idsAt = (from: number) => Array.from({ length: DOCS }, (_, id) => id).sort((a, b) => valueOf(a) - valueOf(b)).slice(from, from + 10).map(String);
 
-const missing = existsSync(CHROMIUM) ? undefined : `skipped: ${CHROMIUM} is not installed; run \`apt-get install chromium\` (CI installs it)`;
+const missing = chromiumMissing;
 if (missing) console.warn(`ui-front-browser.test.ts ${missing}`);
 
 describe.skipIf(missing !== undefined)(missing ?? 'the paging page over a front, in headless Chromium', () => {
   let cluster: Started;
   let front: Started;
-  let profile: string;
-  let browser: Browser;
+  let watched: WatchedBrowser | undefined;
   let page: Page;
   /** Console errors, uncaught exceptions, failed requests and error answers, as the page met them. */
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   beforeAll(async () => {
     cluster = await start(['-E', 'search.paging=top_k']);
@@ -43,23 +38,13 @@ describe.skipIf(missing !== undefined)(missing ?? 'the paging page over a front,
     expect(made.status).toBe(200);
     const lines = Array.from({ length: DOCS }, (_, id) => `{"index":{"_id":"${id}"}}\n{"n":${valueOf(id)}}\n`).join('');
     await fetch(`${cluster.url}/products/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
-    profile = mkdtempSync(join(tmpdir(), 'deeppage.chromium-'));
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, ignoreDefaultArgs: true, args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, 'about:blank'], pipe: true });
-    page = await browser.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`answer ${response.status()}: ${response.url()}`);
-    });
+    watched = await watchedBrowser();
+    ({ page, problems } = watched);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await watched?.close();
     await killAll();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const waitForPage = (number: number) =>
