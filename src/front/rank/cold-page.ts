@@ -105,8 +105,13 @@ async function answer(cluster: Cluster, search: FrontSearch, window: number): Pr
   // c(i) ranks come before bound i: c(0) = first (nothing is before the first value), c(steps) = first + valued > from.
   let [lo, ranksBefore] = [0n, first];
   let [hi, ranksBeforeHi] = [axis.steps, first + valued];
-  while (ranksBefore < from + size - window && hi - lo > 1n) {
-    const mid = (lo + hi) / 2n;
+  // Where the page would start halfway into the window above a bound: the rank to aim at.
+  const aim = from - Math.floor((window - size) / 2);
+  for (let step = 0; ranksBefore < from + size - window && hi - lo > 1n; step++) {
+    // Every other step interpolates between the bounds' counts (few steps where values spread evenly); the others halve (log2 steps at worst).
+    const span = ranksBeforeHi - ranksBefore;
+    const guess = step % 2 === 0 && span > 0 ? interpolated(axis, lo, hi, Math.max(0, aim - ranksBefore) / span) : (lo + hi) / 2n;
+    const mid = guess <= lo ? lo + 1n : guess >= hi ? hi - 1n : guess;
     const c = first + (await cluster.count(and([q, before(mid)])));
     const emptyHalf = c === (c <= from ? ranksBefore : ranksBeforeHi);
     if (c <= from) [lo, ranksBefore] = [mid, c];
@@ -177,6 +182,18 @@ interface Axis {
   bound(i: bigint): number | string;
   /** The step of a sort value the cluster showed. */
   index(value: unknown): bigint;
+}
+
+/** The step whose value lies `fraction` of the way from step lo's value to step hi's (values, not steps: a double's steps are not evenly spread). */
+function interpolated(axis: Axis, lo: bigint, hi: bigint, fraction: number): bigint {
+  const [from, to] = [Number(axis.bound(lo)), Number(axis.bound(hi))];
+  const value = from + (to - from) * fraction;
+  if (!Number.isFinite(value)) return (lo + hi) / 2n;
+  try {
+    return axis.index(Number.isInteger(from) && Number.isInteger(to) ? Math.round(value) : value);
+  } catch {
+    return (lo + hi) / 2n;
+  }
 }
 
 function axisOf(domain: Domain, desc: boolean, least: unknown, greatest: unknown): Axis {

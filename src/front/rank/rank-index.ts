@@ -26,7 +26,7 @@ export class RankIndex {
     readonly stride: number,
     /** Per sort key, then the tie-breaker: the kept keys in rank order. */
     private readonly columns: readonly KeyColumn[],
-    /** The keys of the last match (the position after every match), JSON text of an array. */
+    /** The keys of the last match (the position after every match), JSON text of an array, when its rank's keys are not kept. */
     private readonly lastKeys: string | undefined,
     pitId: string,
     /** When the point in time was opened. */
@@ -51,7 +51,10 @@ export class RankIndex {
   /** Where the page starting at rank `from` starts. */
   position(from: number): PagePosition {
     if (from === 0) return { skip: 0 };
-    if (from >= this.documents) return { after: this.lastKeys, skip: 0 };
+    if (from >= this.documents) {
+      const kept = Math.floor(this.documents / this.stride);
+      return { after: this.lastKeys ?? (kept > 0 ? this.keysAt(kept - 1) : undefined), skip: 0 };
+    }
     const kept = Math.floor(from / this.stride);
     if (kept === 0) return { skip: from };
     return { after: this.keysAt(kept - 1), skip: from - kept * this.stride };

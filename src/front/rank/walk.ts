@@ -195,7 +195,8 @@ function kept(ordered: Iterable<unknown[]>, documents: number, keys: number, bud
     if (rank % stride === 0) row.forEach((value, key) => builders[key].push(value));
     last = row;
   }
-  const lastKeys = last && `[${last.map(exactText).join(',')}]`;
+  // The last match's keys, kept aside only when its rank's keys are not kept (a sparse index).
+  const lastKeys = last && rank % stride !== 0 ? `[${last.map(exactText).join(',')}]` : undefined;
   return { documents: rank, stride, columns: builders.map((builder) => builder.build(kernels)), lastKeys };
 }
 
