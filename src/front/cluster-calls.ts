@@ -35,15 +35,24 @@ export function clientHeaders(rawHeaders: readonly string[]): string[] {
 export type CallPurpose = 'walk' | 'page' | 'count' | 'pit' | 'aggregations' | 'housekeeping' | 'check';
 
 export class ClusterCalls {
-  readonly counts: Record<CallPurpose | 'total', number> = { total: 0, walk: 0, page: 0, count: 0, pit: 0, aggregations: 0, housekeeping: 0, check: 0 };
+  /** Requests made through this object (one client request's share, for {@link forRequest}'s). */
+  made = 0;
 
   constructor(
     private readonly hosts: ClusterHosts,
     private readonly frontHeaders: Readonly<Record<string, string>>,
+    /** Every request the front made, by purpose: shared by the objects {@link forRequest} makes. */
+    readonly counts: Record<CallPurpose | 'total', number> = { total: 0, walk: 0, page: 0, count: 0, pit: 0, aggregations: 0, housekeeping: 0, check: 0 },
   ) {}
+
+  /** The same calls, counted apart too: the requests made for one client request (builds in the background are not). */
+  forRequest(): ClusterCalls {
+    return new ClusterCalls(this.hosts, this.frontHeaders, this.counts);
+  }
 
   /** One request with a JSON body (a value, its text or its bytes) or none; the cluster's errors are answers, a cluster out of reach an {@link EsError}. */
   async call(purpose: CallPurpose, method: string, target: string, headers: readonly string[], body?: unknown): Promise<ClusterAnswer> {
+    this.made++;
     this.counts.total++;
     this.counts[purpose]++;
     const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : stringifyExact(body));

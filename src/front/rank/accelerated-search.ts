@@ -43,11 +43,12 @@ export async function answerSearch(search: FrontSearch, res: ServerResponse, con
   }
 }
 
-async function answer(search: FrontSearch, res: ServerResponse, context: SearchContext): Promise<boolean> {
+async function answer(search: FrontSearch, res: ServerResponse, shared: SearchContext): Promise<boolean> {
+  // This request's cluster requests, counted apart from a build's in the background.
+  const context = { ...shared, calls: shared.calls.forRequest() };
   const { calls, indices, windows } = context;
   if (indices.unwalkable(search)) return false;
-  const before = calls.counts.total;
-  const counted = () => calls.counts.total - before;
+  const counted = () => calls.made;
   const ready = indices.lookup(search, search.from > 0);
   if (ready) {
     if (await warmPage(search, ready, context, res, counted)) return true;
