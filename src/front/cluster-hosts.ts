@@ -28,7 +28,7 @@ export class ClusterHosts {
     this.hosts = settings.hosts.map((url) => ({
       url,
       prefix: url.pathname.replace(/\/+$/, ''),
-      agent: url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ca }) : new HttpAgent({ keepAlive: true }),
+      agent: url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, noDelay: true, ca }) : new HttpAgent({ keepAlive: true, noDelay: true }),
     }));
   }
 
