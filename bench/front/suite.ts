@@ -32,6 +32,8 @@ import { sweepFront, type SweepResult } from './sweep.ts';
 
 interface Profile {
   docs: number;
+  /** The depths asked below the last page (docs − 10, added). */
+  froms: number[];
   /** One index per shard count. */
   shards: number[];
   /** Also sweep the keyword sort, on the first index. */
@@ -46,16 +48,17 @@ interface Profile {
   buildTimeoutMs: number;
 }
 
-const PROFILES: Record<Mode, Profile> = {
-  full: { docs: 1_000_000, shards: [5, 32], keyword: true, pages: { rounds: 5, perRound: 10 }, coldSamples: 3, coldBudgetMs: 45_000, probes: { rounds: 5, perRound: 20 }, bulk: { rounds: 5, perRound: 2 }, bulkDocs: 10_000, buildTimeoutMs: 600_000 },
-  quick: { docs: 100_000, shards: [5, 32], keyword: true, pages: { rounds: 3, perRound: 5 }, coldSamples: 2, coldBudgetMs: 15_000, probes: { rounds: 3, perRound: 10 }, bulk: { rounds: 3, perRound: 1 }, bulkDocs: 10_000, buildTimeoutMs: 120_000 },
-  // More documents than the window, so that pages past it are asked.
-  smoke: { docs: 12_000, shards: [5], keyword: false, pages: { rounds: 1, perRound: 2 }, coldSamples: 1, coldBudgetMs: 0, probes: { rounds: 1, perRound: 2 }, bulk: { rounds: 1, perRound: 1 }, bulkDocs: 500, buildTimeoutMs: 60_000 },
-};
-
 /** The depths asked, those below the last page kept; the last page (docs − 10) is added. */
 const FROMS = [0, 10, 100, 1_000, 9_990, 10_000, 100_000, 500_000];
 const SIZE = 10;
+
+const PROFILES: Record<Mode, Profile> = {
+  full: { docs: 1_000_000, froms: FROMS, shards: [5, 32], keyword: true, pages: { rounds: 5, perRound: 10 }, coldSamples: 3, coldBudgetMs: 45_000, probes: { rounds: 5, perRound: 20 }, bulk: { rounds: 5, perRound: 2 }, bulkDocs: 10_000, buildTimeoutMs: 600_000 },
+  quick: { docs: 100_000, froms: FROMS, shards: [5, 32], keyword: true, pages: { rounds: 3, perRound: 5 }, coldSamples: 2, coldBudgetMs: 15_000, probes: { rounds: 3, perRound: 10 }, bulk: { rounds: 3, perRound: 1 }, bulkDocs: 10_000, buildTimeoutMs: 120_000 },
+  // More documents than the window, so that pages past it are asked; few depths, as each cold page starts a front.
+  smoke: { docs: 12_000, froms: [0, 10, 9_990, 10_000], shards: [5], keyword: false, pages: { rounds: 1, perRound: 2 }, coldSamples: 1, coldBudgetMs: 0, probes: { rounds: 1, perRound: 2 }, bulk: { rounds: 1, perRound: 1 }, bulkDocs: 500, buildTimeoutMs: 60_000 },
+};
+
 const BATCH = 10_000;
 /** As many as the front's walk asks for at most (src/front/rank/walk.ts). */
 const SLICES = 8;
@@ -68,7 +71,7 @@ export const frontSuite: Suite = {
     const log = ctx.log;
     const corpus = products(profile.docs);
     const last = profile.docs - SIZE;
-    const froms = [...FROMS.filter((f) => f < last), last];
+    const froms = [...profile.froms.filter((f) => f < last), last];
     const keys = sortKeys(corpus);
     log(`the stand-in cluster (child process, -E search.paging=top_k)`);
     return withChild(startCluster(log), async (cluster) => {
