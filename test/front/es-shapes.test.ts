@@ -37,7 +37,11 @@ const ORDERED = [...DOCS].sort((a, b) => {
 
 const requests: { method: string; url: string; body: any }[] = [];
 let pits = 0;
+/** Open points in time by every id they were given: an id's prefix (before the dot) names the point in time. */
 const open = new Set<string>();
+const pitOf = (id: string) => id.split('.')[0];
+/** Every id given, in order. */
+const issued: string[] = [];
 
 function reply(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'X-elastic-product': 'Elasticsearch' });
@@ -51,7 +55,7 @@ function hitText(d: Doc, sortText: string, source: boolean): string {
 /** A search on the stand-in: PIT or not, search_after (exact text), size, from within the window. */
 function search(body: any, res: ServerResponse): void {
   const pit = body.pit?.id as string | undefined;
-  if (pit !== undefined && !open.has(pit)) return reply(res, 404, '{"error":{"root_cause":[{"type":"search_context_missing_exception","reason":"No search context found"}],"type":"search_phase_execution_exception","reason":"all shards failed"},"status":404}');
+  if (pit !== undefined && !open.has(pitOf(pit))) return reply(res, 404, '{"error":{"root_cause":[{"type":"search_context_missing_exception","reason":"No search context found"}],"type":"search_phase_execution_exception","reason":"all shards failed"},"status":404}');
   const from = body.from ?? 0;
   const size = body.size ?? 10;
   if (from + size > WINDOW) return reply(res, 400, `{"error":{"root_cause":[{"type":"illegal_argument_exception","reason":"Result window is too large, from + size must be less than or equal to: [${WINDOW}] but was [${from + size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting."}],"type":"search_phase_execution_exception","reason":"all shards failed"},"status":400}`);
@@ -72,11 +76,13 @@ function search(body: any, res: ServerResponse): void {
   // Every answer in a point in time gives a new id for it (es#135231): the front must use the newest.
   let id = '';
   if (pit) {
-    open.delete(pit);
-    id = `${pit.split('.')[0]}.${++pits}`;
-    open.add(id);
+    // The old id still names it, as in Elasticsearch, but the newest is the one to use.
+    id = `${pitOf(pit)}.${++pits}`;
+    issued.push(id);
   }
-  reply(res, 200, `{${pit ? `"pit_id":"${id}",` : ''}"took":1,"timed_out":false,"_shards":{"total":${SHARDS},"successful":${SHARDS},"skipped":0,"failed":0},"hits":{${total}"max_score":null,"hits":[${hits}]}}`);
+  // A `terms`-like aggregation of the stand-in's own: documents per n, over every match.
+  const aggregations = body.aggs ? `,"aggregations":{"per_n":{"buckets":[${[...new Set(DOCS.map((d) => d.n ?? null))].map((n) => `{"key":${n},"doc_count":${DOCS.filter((d) => (d.n ?? null) === n).length}}`).join(',')}]}}` : '';
+  reply(res, 200, `{${pit ? `"pit_id":"${id}",` : ''}"took":1,"timed_out":false,"_shards":{"total":${SHARDS},"successful":${SHARDS},"skipped":0,"failed":0},"hits":{${total}"max_score":null,"hits":[${hits}]}${aggregations}}`);
 }
 
 function handle(req: IncomingMessage, res: ServerResponse, text: string): void {
@@ -86,11 +92,12 @@ function handle(req: IncomingMessage, res: ServerResponse, text: string): void {
   if (path === '/') return reply(res, 200, '{"name":"es1","cluster_name":"es","version":{"number":"8.19.0","build_flavor":"default"},"tagline":"You Know, for Search"}');
   if (req.method === 'POST' && path === '/es/_pit') {
     const id = `${Buffer.from(`pit-${++pits}`).toString('base64')}.0`;
-    open.add(id);
+    open.add(pitOf(id));
+    issued.push(id);
     return reply(res, 200, `{"id":"${id}","_shards":{"total":${SHARDS},"successful":${SHARDS},"skipped":0,"failed":0}}`);
   }
   if (req.method === 'DELETE' && path === '/_pit') {
-    const freed = open.delete(body.id);
+    const freed = open.delete(pitOf(body.id));
     return reply(res, 200, `{"succeeded":true,"num_freed":${freed ? 1 : 0}}`);
   }
   if (path === '/_search' || path === '/es/_search') return search(body, res);
@@ -132,9 +139,22 @@ describe('a cluster answering as Elasticsearch does', () => {
     const raw = await (await fetch(`${front.url}/es/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sort, from: 95, size: 5 }) })).text();
     expect(raw).toContain(`"sort":[${LONG_MAX}]`);
     expect(raw).not.toContain('pit_id');
-    // Every page asked in the newest id the cluster gave (an old one is a 404 here: the pages were warm), and search_after carried Long.MAX_VALUE exactly.
+    // Every page asked in the newest id the cluster gave, and search_after carried Long.MAX_VALUE exactly.
     const pages = requests.filter((r) => r.url.split('?')[0] === '/_search' && r.body.size !== 0 && r.body._source !== false);
+    expect(pages.every((r) => issued.includes(r.body.pit.id))).toBe(true);
+    for (let i = 1; i < pages.length; i++) expect(issued.indexOf(pages[i].body.pit.id)).toBeGreaterThanOrEqual(issued.indexOf(pages[i - 1].body.pit.id));
     expect(pages.at(-1)!.body.search_after[0]).toBe(LONG_MAX);
+  });
+
+  it('joins a search\'s aggregations, asked in the same point in time with size 0, to its page', async () => {
+    const aggs = { per_n: { terms: { field: 'n' } } };
+    const answer = await (await fetch(`${front.url}/es/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sort: [{ n: 'asc' }], from: 50, size: 3, aggs }) })).json();
+    expect(answer.hits.hits.map((hit: { _id: string }) => hit._id)).toEqual(ORDERED.slice(50, 53).map((d) => d.id));
+    expect(answer.aggregations.per_n.buckets.reduce((sum: number, b: { doc_count: number }) => sum + b.doc_count, 0)).toBe(DOCS.length);
+    const asked = requests.filter((r) => r.body.aggs !== undefined).at(-1)!;
+    expect(asked.body).toMatchObject({ size: 0, aggs, track_total_hits: false });
+    expect(asked.body.pit.id).toBeDefined();
+    expect(asked.body.sort).toBeUndefined();
   });
 
   it('walks unsliced when the cluster refuses slices, and closes its point in time at shutdown', async () => {
