@@ -108,6 +108,11 @@ function topLiveAfter(kernels: WasmKernels, spec: RunSpec, { live, only }: Segme
   const afterPosition = (p: number): number => compareToAfter(whole, order, after, p);
   /** Whether document p sorts after document q. */
   const worse = (p: number, q: number): boolean => {
+    if (direct) {
+      // Two first-key values, neither missing nor equal: the direction decides.
+      const [a, b] = [direct[p], direct[q]];
+      if (a === a && b === b && a !== b) return ascending ? a > b : a < b;
+    }
     for (let j = 0; j < order.length; j++) {
       const c = compareValues(runValue(whole, j, p), runValue(whole, j, q), order[j].order, order[j].missing);
       if (c !== 0) return c > 0;
