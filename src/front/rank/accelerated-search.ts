@@ -62,7 +62,8 @@ async function answer(search: FrontSearch, res: ServerResponse, shared: SearchCo
     const own = await calls.call('page', method, target, search.headers, body);
     if (!windows.refused(search.indices, own)) return sendClusterAnswer(res, own, own.text, { 'X-Deeppage-Page': 'cold', 'X-Deeppage-Cluster-Requests': String(counted()) });
   }
-  const cold = await coldPage(calls, search, windows.of(search.indices), await context.distribution(search.headers));
+  // A bisected page carries no aggregations: a search with some waits for its rank index instead.
+  const cold = search.aggregations ? undefined : await coldPage(calls, search, windows.of(search.indices), await context.distribution(search.headers));
   if (cold) {
     if (cold.answer.status !== 200) return sendClusterAnswer(res, cold.answer);
     const text = pageAnswer(cold.answer.text, { ...totals(search, cold.total), skip: 0, size: search.size, dropTieBreaker: false });
