@@ -1,6 +1,6 @@
 // deeppage's kernels: the module's whole ABI. See README.md beside this file.
 export { alloc, free, allocatedBytes, allocatedBlocks } from "./heap";
-export { topK } from "./topk";
+export { topK, topKAfter } from "./topk";
 export { mergeRuns } from "./merge";
 export { rankSelect } from "./rank";
 export { sumKeys } from "./scan";

@@ -27,12 +27,56 @@ let want: u32 = 0;
 let limit: i64 = 0;
 let exhausted = false;
 
+// A position the entries must come after (topKAfter): entries whose primary image is below `floor`
+// never enter; those equal to it enter when their later keys (then `afterTie`) put them after it.
+// Without a position, `floor` is i64.MIN_VALUE and `hasFloor` false.
+let hasFloor = false;
+let floor: i64 = i64.MIN_VALUE;
+let afterKeys: i32 = 0;
+let afterTie: i32 = 0;
+const AFTER: usize = memory.data(<i32>(8 * 4));
+
 /**
  * Writes to `out` (u32 per entry) the entries 0..n-1 of the key columns in `spec` (`keyCount`
  * descriptors, see keys.ts) that sort first, best first; returns how many: min(k, n).
  */
 export function topK(spec: usize, keys: i32, n: u32, k: u32, out: usize): u32 {
   loadSpec(spec, keys);
+  hasFloor = false;
+  floor = i64.MIN_VALUE;
+  return collect(n, k, out);
+}
+
+/**
+ * {@link topK} of the entries that come after a position: `after` holds `count` f64 values (1 ≤
+ * count ≤ keys), the position's values of keys 0..count-1 in the columns' own space; an entry that
+ * sorts after them comes after it, and one equal to them on those keys comes after it when `tie` > 0
+ * (Elasticsearch's `search_after`: with tie 0, an entry equal to the position is skipped). Entries
+ * before the position cost one SIMD compare, as entries past the limit do. Returns how many were
+ * written: min(k, the entries after the position).
+ */
+export function topKAfter(spec: usize, keys: i32, n: u32, k: u32, out: usize, after: usize, count: i32, tie: i32): u32 {
+  loadSpec(spec, keys);
+  if (count < 1 || count > keys) unreachable();
+  afterKeys = count;
+  afterTie = tie;
+  for (let j = 0; j < count; j++) store<i64>(AFTER + ((<usize>j) << 3), imageOf(load<f64>(after + ((<usize>j) << 3)), dirMask(j), missingImage(j)));
+  hasFloor = true;
+  floor = load<i64>(AFTER);
+  return collect(n, k, out);
+}
+
+/** Whether entry e, whose primary image equals the position's, comes after it. */
+function pastPosition(e: u32): bool {
+  for (let j = 1; j < afterKeys; j++) {
+    const a = imageAt(j, e);
+    const b = load<i64>(AFTER + ((<usize>j) << 3));
+    if (a != b) return a > b;
+  }
+  return afterTie > 0;
+}
+
+function collect(n: u32, k: u32, out: usize): u32 {
   want = min(k, n);
   if (want == 0) return 0;
   // A buffer of 2k when k is a small share of n (cuts keep it O(n) on any input); the sample that
@@ -46,17 +90,19 @@ export function topK(spec: usize, keys: i32, n: u32, k: u32, out: usize): u32 {
   if (size < want) scan(n, i64.MAX_VALUE);
   size = keepFirst(bufImg, bufEnt, size, want);
   sortBuffer();
-  memory.copy(out, bufEnt, (<usize>want) << 2);
+  // After a position, fewer than k entries may come after it.
+  const got = min(size, want);
+  memory.copy(out, bufEnt, (<usize>got) << 2);
   free(bufImg);
   free(bufEnt);
-  return want;
+  return got;
 }
 
 function scan(n: u32, start: i64): void {
   size = 0;
   limit = start;
   exhausted = false;
-  if (start == i64.MAX_VALUE && cap == n) {
+  if (start == i64.MAX_VALUE && cap == n && !hasFloor) {
     takeAll(n);
     return;
   }
@@ -88,12 +134,24 @@ function takeAll(n: u32): void {
 // missing sorts last (NaN fails every compare, as it should) and the limit maps to a number. The
 // compare may let through the other zero (−0 vs +0); offer() checks every entry exactly.
 let bound: f64 = 0;
+// The value whose image is the floor (after a position; else the least value in the order).
+let floorBound: f64 = 0;
 
 function valueLimit(): bool {
   if (missingImage(0) != i64.MAX_VALUE || limit == i64.MAX_VALUE) return false;
-  const sortable = limit ^ dirMask(0);
-  bound = reinterpret<f64>(sortable ^ <i64>(<u64>(sortable >> 63) >> 1));
-  return bound == bound;
+  bound = valueOf(limit);
+  if (bound != bound) return false;
+  // Missing last, so a floor below MAX is a value's image; at MAX only missing entries could come after it.
+  if (!hasFloor) floorBound = dirMask(0) != 0 ? Infinity : -Infinity;
+  else if (floor == i64.MAX_VALUE) return false;
+  else floorBound = valueOf(floor);
+  return floorBound == floorBound;
+}
+
+/** The value whose image (for key 0) is `image`. */
+function valueOf(image: i64): f64 {
+  const sortable = image ^ dirMask(0);
+  return reinterpret<f64>(sortable ^ <i64>(<u64>(sortable >> 63) >> 1));
 }
 
 /**
@@ -104,16 +162,18 @@ function valueLimit(): bool {
 function scanValues(from: u32, to: u32): u32 {
   const keys = column(0);
   const t = f64x2.splat(bound);
+  const fl = f64x2.splat(floorBound);
   const desc = dirMask(0) != 0;
   const at0 = limit;
   let i = from;
   for (; i + 8 <= to; i += 8) {
     const p = keys + ((<usize>i) << 3);
     const a = v128.load(p), b = v128.load(p, 16), c = v128.load(p, 32), d = v128.load(p, 48);
-    const ma = desc ? f64x2.ge(a, t) : f64x2.le(a, t);
-    const mb = desc ? f64x2.ge(b, t) : f64x2.le(b, t);
-    const mc = desc ? f64x2.ge(c, t) : f64x2.le(c, t);
-    const md = desc ? f64x2.ge(d, t) : f64x2.le(d, t);
+    // Between the floor and the limit (both inclusive: −0 and +0 compare equal here, offer() decides).
+    const ma = desc ? v128.and(f64x2.ge(a, t), f64x2.le(a, fl)) : v128.and(f64x2.le(a, t), f64x2.ge(a, fl));
+    const mb = desc ? v128.and(f64x2.ge(b, t), f64x2.le(b, fl)) : v128.and(f64x2.le(b, t), f64x2.ge(b, fl));
+    const mc = desc ? v128.and(f64x2.ge(c, t), f64x2.le(c, fl)) : v128.and(f64x2.le(c, t), f64x2.ge(c, fl));
+    const md = desc ? v128.and(f64x2.ge(d, t), f64x2.le(d, fl)) : v128.and(f64x2.le(d, t), f64x2.ge(d, fl));
     if (v128.any_true(v128.or(v128.or(ma, mb), v128.or(mc, md)))) {
       let hits = i64x2.bitmask(ma) | (i64x2.bitmask(mb) << 2) | (i64x2.bitmask(mc) << 4) | (i64x2.bitmask(md) << 6);
       while (hits != 0) {
@@ -134,13 +194,16 @@ function scanImages(from: u32, to: u32): u32 {
   const dir = i64x2.splat(dirMask(0));
   const miss = i64x2.splat(missingImage(0));
   const lim = i64x2.splat(limit);
+  const fl = i64x2.splat(floor);
   const at0 = limit;
   let i = from;
   for (; i + 4 <= to; i += 4) {
     const p = keys + ((<usize>i) << 3);
     const a = images(v128.load(p), dir, miss);
     const b = images(v128.load(p, 16), dir, miss);
-    if (v128.any_true(v128.or(i64x2.le_s(a, lim), i64x2.le_s(b, lim)))) {
+    const ma = v128.and(i64x2.le_s(a, lim), i64x2.ge_s(a, fl));
+    const mb = v128.and(i64x2.le_s(b, lim), i64x2.ge_s(b, fl));
+    if (v128.any_true(v128.or(ma, mb))) {
       offer(i64x2.extract_lane(a, 0), i);
       offer(i64x2.extract_lane(a, 1), i + 1);
       offer(i64x2.extract_lane(b, 0), i + 2);
@@ -159,6 +222,7 @@ function scanImages(from: u32, to: u32): u32 {
 
 @inline function offer(v: i64, e: u32): void {
   if (v > limit || exhausted) return;
+  if (hasFloor && v <= floor && (v < floor || !pastPosition(e))) return;
   store<i64>(bufImg + ((<usize>size) << 3), v);
   store<u32>(bufEnt + ((<usize>size) << 2), e);
   if (++size == cap) cut();
@@ -210,11 +274,23 @@ function sampleLimit(n: u32): i64 {
     store<i64>(img + ((<usize>s) << 3), imageOf(load<f64>(keys + ((<usize>e) << 3)), dir, miss));
     store<u32>(ent + ((<usize>s) << 2), e);
   }
+  // After a position, only the sample's entries at or past the floor stand for entries that may enter.
+  let m: u32 = SAMPLE;
+  if (hasFloor) {
+    m = 0;
+    for (let s: u32 = 0; s < SAMPLE; s++) {
+      const v = load<i64>(img + ((<usize>s) << 3));
+      if (v >= floor) {
+        store<i64>(img + ((<usize>m) << 3), v);
+        m++;
+      }
+    }
+  }
   const expected = <f64>want * <f64>SAMPLE / <f64>n;
   const rank = <u32>(expected + 3.0 * Math.sqrt(expected) + 3.0);
   let result = i64.MAX_VALUE;
-  if (rank < SAMPLE) {
-    select(img, ent, SAMPLE, rank);
+  if (rank < m) {
+    select(img, ent, m, rank);
     result = load<i64>(img + ((<usize>rank) << 3));
   }
   free(img);

@@ -50,6 +50,25 @@ export function compareEntries(keys: readonly SortKey<ArrayLike<number>>[], ea: 
 }
 
 /**
+ * A position in an order (`search_after`): the values of its first keys, each in its key's column
+ * space. An entry comes after the position when it sorts after those values; an entry equal to them
+ * on those keys comes after it when `tie` > 0 (default 0: equal entries are at or before it, skipped).
+ */
+export interface Position {
+  values: readonly number[];
+  tie?: number;
+}
+
+/** How entry `e` compares with a position: > 0 when it comes after it. */
+export function compareToPosition(keys: readonly SortKey<ArrayLike<number>>[], e: number, position: Position): number {
+  for (let j = 0; j < position.values.length; j++) {
+    const c = compareValues(keys[j].values[e], position.values[j], keys[j].order, keys[j].missing);
+    if (c !== 0) return c;
+  }
+  return position.tie ?? 0;
+}
+
+/**
  * One key of a sorted run. A present value v reads as `map[v]` when there is a map, then plus
  * `offset` when it is not 0: a run can keep segment-local keyword ordinals (the map turns them into
  * ordinals that compare across segments) or segment positions (the offset turns them into shard

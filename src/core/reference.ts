@@ -1,14 +1,21 @@
 /**
- * Plain TypeScript versions of the three kernels: obviously right, slow. They are the oracle in the
+ * Plain TypeScript versions of the kernels: obviously right, slow. They are the oracle in the
  * tests and the peer for sorts longer than the kernels take.
  */
-import { compareEntries, compareValues, runValue, type MergedPage, type Runs, type SortKey } from './order.ts';
+import { compareEntries, compareToPosition, compareValues, runValue, type MergedPage, type Position, type Runs, type SortKey } from './order.ts';
 
 /** The entries 0..n-1 that sort first by `keys` (ties by lower entry), best first; min(k, n) of them. */
 export function topK(keys: SortKey<ArrayLike<number>>[], n: number, k: number): Uint32Array {
   const entries = Array.from({ length: n }, (_, i) => i);
   entries.sort((a, b) => compareEntries(keys, a, b) || a - b);
   return Uint32Array.from(entries.slice(0, Math.max(0, Math.min(k, n))));
+}
+
+/** {@link topK} of the entries that come after `position` (`search_after`). */
+export function topKAfter(keys: SortKey<ArrayLike<number>>[], n: number, k: number, position: Position): Uint32Array {
+  const after = Array.from({ length: n }, (_, i) => i).filter((e) => compareToPosition(keys, e, position) > 0);
+  after.sort((a, b) => compareEntries(keys, a, b) || a - b);
+  return Uint32Array.from(after.slice(0, Math.max(0, Math.min(k, after.length))));
 }
 
 function mergedOrder({ order, runs }: Runs<ArrayLike<number>>): { run: number; pos: number }[] {

@@ -14,7 +14,7 @@
  * k.topK([{ values: prices, order: 'desc' }], 3, 2); // Uint32Array [0, 2]
  * prices.free();
  */
-import type { KeyOrder, MergedPage, Runs, SortKey } from './order.ts';
+import type { KeyOrder, MergedPage, Position, Runs, SortKey } from './order.ts';
 
 /** The module's exports (assembly/README.md); every i32 result here is a u32 read as unsigned. */
 interface Exports {
@@ -24,12 +24,13 @@ interface Exports {
   allocatedBytes(): number;
   allocatedBlocks(): number;
   topK(spec: number, keys: number, n: number, k: number, out: number): number;
+  topKAfter(spec: number, keys: number, n: number, k: number, out: number, after: number, count: number, tie: number): number;
   mergeRuns(spec: number, keys: number, table: number, runs: number, from: number, size: number, outRun: number, outPos: number): number;
   rankSelect(spec: number, keys: number, table: number, runs: number, rank: number, out: number): void;
   sumKeys(keys: number, n: number): number;
 }
 
-const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'mergeRuns', 'rankSelect', 'sumKeys'] as const;
+const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'topKAfter', 'mergeRuns', 'rankSelect', 'sumKeys'] as const;
 
 /**
  * The instance's exports with every u32 result made unsigned. Wasm hands an i32 result to JavaScript
@@ -47,6 +48,7 @@ function unsignedExports(instance: WebAssembly.Instance): Exports {
     allocatedBytes: () => raw.allocatedBytes() >>> 0,
     allocatedBlocks: () => raw.allocatedBlocks() >>> 0,
     topK: (spec, keys, n, k, out) => raw.topK(spec, keys, n, k, out) >>> 0,
+    topKAfter: (spec, keys, n, k, out, after, count, tie) => raw.topKAfter(spec, keys, n, k, out, after, count, tie) >>> 0,
     mergeRuns: (spec, keys, table, runs, from, size, outRun, outPos) => raw.mergeRuns(spec, keys, table, runs, from, size, outRun, outPos) >>> 0,
     rankSelect: raw.rankSelect,
     sumKeys: raw.sumKeys,
@@ -184,6 +186,28 @@ export class WasmKernels {
       const spec = this.#spec(scratch, keys, keys.map((key) => this.#place(scratch, key.values, n)));
       const out = output(scratch);
       return result(out, this.#x.topK(spec, keys.length, n, k, out));
+    });
+  }
+
+  /**
+   * {@link topK} of the entries that come after `position` (`search_after` within one shard's
+   * columns): one pass, where an entry before the position costs what one past the k-th does. With no
+   * position values, `tie` decides for every entry at once.
+   */
+  topKAfter(keys: SortKey<Column>[], n: number, k: number, position: Position): Uint32Array {
+    checkCount('n', n);
+    checkCount('k', k);
+    checkKeys(keys.length);
+    const { values, tie = 0 } = position;
+    if (values.length > keys.length) throw new RangeError(`the position has ${values.length} values for ${keys.length} keys`);
+    if (values.length === 0) return tie > 0 ? this.topK(keys, n, k) : new Uint32Array(0);
+    for (const key of keys) checkLength(key.values, n);
+    return this.#call((scratch) => {
+      const spec = this.#spec(scratch, keys, keys.map((key) => this.#place(scratch, key.values, n)));
+      const after = scratch(values.length * 8);
+      const out = scratch(Math.max(1, Math.min(k, n)) * 4);
+      this.#heap().f64.set(values, after / 8);
+      return this.#u32(out, this.#x.topKAfter(spec, keys.length, n, k, out, after, values.length, tie > 0 ? 1 : 0));
     });
   }
 

@@ -13,8 +13,8 @@
  * Unsorted pages (match_all by `_score`: every hit ties) are shard order, then ordinal order: whole
  * segments are skipped by their live counts.
  */
-import { compareValues, runValue, type Column, type KeyOrder, type RunKey, type WasmKernels } from '../../core/index.ts';
-import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
+import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type RunKey, type WasmKernels } from '../../core/index.ts';
+import { countThrough, type AfterKey } from './after.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import type { SegmentRef } from './layout.ts';
@@ -22,10 +22,10 @@ import { inSlice, orderName } from './order-key.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { gather, runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { gather, runSpec, SortedRun, sortKeys, type RunSpec } from './runs/sorted-run.ts';
 import { docKey } from './sort/doc-key.ts';
 import type { SortPlan } from './sort/key.ts';
-import { upperBound } from '../binary-search.ts';
+import { lowerBound, upperBound } from '../binary-search.ts';
 
 /**
  * A page reaching this deep into a segment (want × ratio ≥ its live documents) sorts it whole at
@@ -83,106 +83,60 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
   return mergeLaidOut(runs.kernels, merge, from, size);
 }
 
-/** Pages up to this size, and a sixteenth of the documents scanned, are collected in a heap; larger ones (a walk's batches) by the kernel. */
-const HEAP_PAGE = 1024;
-const HEAP_SHARE = 16;
-
 /**
  * Elasticsearch's per-segment collection after a position, as Lucene's top-field collector does it:
- * one pass over the segment's live documents (a slice's part of them). A page of up to
- * {@link HEAP_PAGE} (and a small share of the documents) keeps the best `size` that come after the position in a bounded heap, a document
- * first compared with the heap's worst so that most are passed over at once; a larger one gathers
- * every document after the position and takes the top `size` by the kernel. Both decide most
- * documents on the first key alone, read straight from its column. Ties go to the lower position.
+ * one pass over the segment's live documents (a slice's part of them) keeping the best `size` that
+ * come after the position, by the top-k kernel with the position as a floor (a document before it
+ * costs one SIMD compare, as one past the page's worst does). The position is read into the
+ * segment's own key space: a keyword's global ordinal becomes its local one (or halfway between two),
+ * a `_doc` value loses the segment's offset. Ties go to the lower position.
  */
-function topLiveAfter(kernels: WasmKernels, spec: RunSpec, { live, only }: SegmentRef, size: number, keys: readonly RunKey<Column>[], order: KeyOrder[], after: AfterKey): Uint32Array {
-  if (size === 0) return new Uint32Array(0);
-  const n = live.segment.count;
-  const whole = views({ length: n, keys: [...keys] });
-  const first = whole.keys[0];
-  // A first key read as stored (no ordinal map, no offset), with a position on it, is compared straight from its column.
-  const direct = first.map === undefined && !first.offset && after.values.length > 0 ? (first.values instanceof Float64Array ? first.values : Float64Array.from(first.values)) : undefined;
-  const bound = after.values.length > 0 ? after.values[0] : NaN;
-  const ascending = order[0].order === 'asc';
-  /** > 0 when document p comes after the position. */
-  const afterPosition = (p: number): number => compareToAfter(whole, order, after, p);
-  /** Whether document p sorts after document q. */
-  const worse = (p: number, q: number): boolean => {
-    if (direct) {
-      // Two first-key values, neither missing nor equal: the direction decides.
-      const [a, b] = [direct[p], direct[q]];
-      if (a === a && b === b && a !== b) return ascending ? a > b : a < b;
-    }
-    for (let j = 0; j < order.length; j++) {
-      const c = compareValues(runValue(whole, j, p), runValue(whole, j, q), order[j].order, order[j].missing);
-      if (c !== 0) return c > 0;
-    }
-    return p > q;
+function topLiveAfter(kernels: WasmKernels, spec: RunSpec, { live, only }: SegmentRef, size: number, keys: readonly RunKey<Column>[], order: readonly KeyOrder[], after: AfterKey): Uint32Array {
+  const position = { values: after.values.map((value, j) => localValue(value, keys[j], order[j].missing, spec.keys[j].order.missing)), tie: after.tie };
+  const top = (spec: RunSpec, n: number, k: number) => {
+    const keys = sortKeys(spec);
+    return keys.length <= MAX_KEYS ? kernels.topKAfter(keys, n, k, position) : reference.topKAfter(keys, n, k, position);
   };
-  const docs = only?.docs;
+  if (only) {
+    const { docs } = only;
+    const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, docs), order })) };
+    const picked = top(gathered, docs.length, Math.min(size, docs.length));
+    for (let i = 0; i < picked.length; i++) picked[i] = docs[picked[i]];
+    return picked;
+  }
+  const n = live.segment.count;
+  // At most deletedCount of the first size + deletedCount can be deleted, so `size` live ones remain among them.
+  const picked = top(spec, n, Math.min(n, size + live.deletedCount));
   const deleted = live.deleted;
-  const total = docs ? docs.length : n;
-  if (size > HEAP_PAGE || size * HEAP_SHARE > total) {
-    const found = new Uint32Array(total);
-    let count = 0;
-    for (let i = 0; i < total; i++) {
-      const p = docs ? docs[i] : i;
-      if (!docs && deleted?.[p]) continue;
-      if (direct) {
-        const v = direct[p];
-        // Neither missing nor equal to the position's value: the direction decides (the rest take the full comparison).
-        if (v === v && bound === bound && v !== bound) {
-          if (ascending ? v > bound : v < bound) found[count++] = p;
-          continue;
-        }
-      }
-      if (afterPosition(p) > 0) found[count++] = p;
-    }
-    const locals = found.subarray(0, count);
-    const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, locals), order })) };
-    return topPositions(kernels, gathered, count, Math.min(size, count)).map((i) => locals[i]);
-  }
-  const heap = new Uint32Array(size);
-  let count = 0;
-  /** The heap's worst document's first key, when it is full and the key is direct and present. */
-  let worst = NaN;
-  for (let i = 0; i < total; i++) {
-    const p = docs ? docs[i] : i;
-    if (!docs && deleted?.[p]) continue;
-    if (direct) {
-      const v = direct[p];
-      if (v === v && bound === bound && v !== bound && (ascending ? v < bound : v > bound)) continue;
-      // Strictly worse than the heap's worst on the first key: passed over.
-      if (v === v && worst === worst && v !== worst && (ascending ? v > worst : v < worst)) continue;
-    }
-    if (count === size && !worse(heap[0], p)) continue;
-    if (afterPosition(p) <= 0) continue;
-    if (count < size) {
-      // Sift up: the worst stays at the root.
-      let at = count++;
-      heap[at] = p;
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (!worse(heap[at], heap[parent])) break;
-        [heap[at], heap[parent]] = [heap[parent], heap[at]];
-        at = parent;
-      }
-    } else {
-      heap[0] = p;
-      for (let at = 0; ; ) {
-        const l = 2 * at + 1;
-        const r = l + 1;
-        let top = at;
-        if (l < count && worse(heap[l], heap[top])) top = l;
-        if (r < count && worse(heap[r], heap[top])) top = r;
-        if (top === at) break;
-        [heap[at], heap[top]] = [heap[top], heap[at]];
-        at = top;
-      }
-    }
-    if (direct && count === size) worst = direct[heap[0]];
-  }
-  return Uint32Array.from(heap.subarray(0, count)).sort((a, b) => (a === b ? 0 : worse(a, b) ? 1 : -1));
+  if (!deleted) return picked.length > size ? picked.subarray(0, size) : picked;
+  const out: number[] = [];
+  for (let i = 0; i < picked.length && out.length < size; i++) if (!deleted[picked[i]]) out.push(picked[i]);
+  return Uint32Array.from(out);
+}
+
+/**
+ * A value of the comparable space (global keyword ordinals, shard `_doc` values) in a segment's own:
+ * the inverse of the key's offset, then of its map (ascending): the local ordinal that maps to it,
+ * or halfway between the two around it when none does. NaN (missing) stays; the value a missing one
+ * stands in for becomes the segment's stand-in, and a segment without the field (no map: every
+ * document missing) gets a value on the same side of its stand-in.
+ */
+function localValue(value: number, { map, offset }: RunKey<Column>, missing: KeyOrder['missing'], localMissing: KeyOrder['missing']): number {
+  if (Number.isNaN(value)) return value;
+  const standIn = typeof missing === 'number' && typeof localMissing === 'number' && missing !== localMissing;
+  if (standIn && value === missing) return localMissing;
+  const x = offset ? value - offset : value;
+  if (map === undefined) return standIn ? beside(value, missing, localMissing) : x;
+  const ordinals = map instanceof WasmArray ? map.view : map;
+  const at = lowerBound(ordinals, x);
+  const local = at < ordinals.length && ordinals[at] === x ? at : at - 0.5;
+  // Two values between the same two local ordinals (the stand-in, halfway, and this one) keep their order.
+  return standIn && local === localMissing ? beside(value, missing, localMissing) : local;
+}
+
+/** A local value just below or above the segment's stand-in, as the value is to the stand-in's. */
+function beside(value: number, missing: number, localMissing: number): number {
+  return value < missing ? localMissing - 0.25 : localMissing + 0.25;
 }
 
 export function unsortedPage(segments: readonly SegmentRef[], from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {
