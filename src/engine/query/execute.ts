@@ -17,7 +17,7 @@ import { firstNotBefore, lowerBound, upperBound } from '../binary-search.ts';
 import { lengthToNorm, phraseScorer, termScorer, type TermStatistics } from './bm25.ts';
 import { failedToCreateQuery, parseBound } from './bounds.ts';
 import { cannotUse, isMetadataField, matchMetadata } from './metadata-fields.ts';
-import { allDocs, constantScore, disjunctionMax, intersect, NO_MATCHES, subtract, unite, type Matches } from './matches.ts';
+import { allDocs, constantScore, everyDoc, disjunctionMax, intersect, NO_MATCHES, subtract, unite, type Matches } from './matches.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import type { Query, QueryValue } from './query.ts';
 import { resolveQueryString } from './query-string.ts';
@@ -134,7 +134,7 @@ function boolQuery(query: Extract<Query, { kind: 'bool' }>, context: SegmentCont
   if (required.length === 0) {
     matches = should.length === 0 ? allDocs(count, scored ? 0 : undefined) : unite(optional, scored, Math.max(minimum, 1));
   } else {
-    const req = intersect(required, scored);
+    const req = intersect(required, scored, count);
     if (should.length === 0 || (minimum === 0 && !scored)) matches = req;
     else if (minimum > 0) matches = intersect([req, unite(optional, scored, minimum)], scored);
     else matches = withOptional(req, unite(optional, scored));
@@ -288,6 +288,8 @@ function existsQuery(field: string, context: SegmentContext): Matches {
   if (isMetadataField(field)) return matchMetadata(field, { kind: 'exists' }, context, false, 1);
   const { segment } = context.live;
   const fields = [field, ...[...context.mappings.fields.keys()].filter((name) => name.startsWith(`${field}.`))];
+  // A column every document has a value in (counted once per segment): every document, never listed.
+  if (fields.some((name) => !segment.texts.has(name) && segment.valuedCount(name) === segment.count && segment.count > 0)) return everyDoc(segment.count, context.live.deleted, context.live.deletedCount);
   return unite(
     fields.map((name) => {
       const index = segment.texts.get(name);

@@ -17,6 +17,8 @@ export interface Matches {
    * when first read.
    */
   readonly known?: KnownMatches;
+  /** Every live document of the segment (everyDoc): a conjunction leaves it out. */
+  readonly every?: boolean;
 }
 
 export interface KnownMatches {
@@ -38,29 +40,88 @@ export function allDocs(count: number, score?: number): Matches {
   return score === undefined ? { docs } : { docs, scores: new Float64Array(count).fill(score) };
 }
 
-/** Documents matching every input; the scores of the scored inputs summed (double, then float32). */
-export function intersect(inputs: readonly Matches[], scored: boolean): Matches {
+/**
+ * Every live document of a segment of `count` (deletes marked in `deleted`), unscored, known without
+ * listing them (listed when first read).
+ */
+export function everyDoc(count: number, deleted?: Uint8Array, deletedCount = 0): Matches {
+  let docs: Uint32Array | undefined;
+  return {
+    every: true,
+    known: { count: count - deletedCount, has: deleted ? (doc) => deleted[doc] !== 1 : () => true },
+    get docs() {
+      if (docs) return docs;
+      if (!deleted) return (docs = allDocs(count).docs);
+      docs = new Uint32Array(count - deletedCount);
+      for (let doc = 0, at = 0; doc < count; doc++) if (deleted[doc] !== 1) docs[at++] = doc;
+      return docs;
+    },
+  };
+}
+
+/**
+ * Documents matching every input; the scores of the scored inputs summed (double, then float32).
+ * With the segment's document `count`, an unscored input holding every document is left out: it
+ * changes nothing (`match_all`, `exists` on a field every document has; deleted documents are left
+ * out of every result later).
+ */
+export function intersect(inputs: readonly Matches[], scored: boolean, count?: number): Matches {
+  if (count !== undefined && inputs.length > 1) {
+    const narrowing = inputs.filter((input) => input.scores !== undefined || !(input.every || (!input.known && input.docs.length === count)));
+    inputs = narrowing.length > 0 ? narrowing : inputs.slice(0, 1);
+  }
   if (inputs.length === 0) return NO_MATCHES;
   if (inputs.length === 1) return alone(inputs[0], scored);
   const order = inputs.map((_, i) => i).sort((a, b) => inputs[a].docs.length - inputs[b].docs.length);
-  const smallest = inputs[order[0]];
-  const cursors = new Int32Array(inputs.length);
-  const docs: number[] = [];
-  const scores: number[] = [];
-  outer: for (let i = 0; i < smallest.docs.length; i++) {
-    const doc = smallest.docs[i];
-    let sum = 0;
-    for (let k = 0; k < inputs.length; k++) {
-      const input = inputs[k];
-      const at = gallop(input.docs, doc, cursors[k]);
+  const smallest = inputs[order[0]].docs;
+  const lists = order.slice(1).map((i) => inputs[i].docs);
+  const cursors = new Int32Array(lists.length);
+  /** Per input in its own order, where the current document sits in it (scores are summed in that order, as Lucene's conjunction adds them). */
+  const places = new Int32Array(inputs.length);
+  const docs = new Uint32Array(smallest.length);
+  const scores = scored ? new Float64Array(smallest.length) : undefined;
+  let n = 0;
+  outer: for (let i = 0; i < smallest.length; i++) {
+    const doc = smallest[i];
+    for (let k = 0; k < lists.length; k++) {
+      const list = lists[k];
+      const at = seek(list, doc, cursors[k]);
       cursors[k] = at;
-      if (at >= input.docs.length || input.docs[at] !== doc) continue outer;
-      if (input.scores) sum += input.scores[at];
+      if (at >= list.length) break outer;
+      if (list[at] !== doc) continue outer;
     }
-    docs.push(doc);
-    if (scored) scores.push(Math.fround(sum));
+    if (scores) {
+      places[order[0]] = i;
+      for (let k = 0; k < lists.length; k++) places[order[k + 1]] = cursors[k];
+      let sum = 0;
+      for (let k = 0; k < inputs.length; k++) {
+        const s = inputs[k].scores;
+        if (s) sum += s[places[k]];
+      }
+      scores[n] = Math.fround(sum);
+    }
+    docs[n++] = doc;
   }
-  return scored ? { docs: Uint32Array.from(docs), scores: Float64Array.from(scores) } : { docs: Uint32Array.from(docs) };
+  return scores ? { docs: docs.subarray(0, n), scores: scores.subarray(0, n) } : { docs: docs.subarray(0, n) };
+}
+
+/** The first index at or after `from` whose document is not below `doc`: exponential steps, then halving. */
+function seek(list: Uint32Array, doc: number, from: number): number {
+  if (from >= list.length || list[from] >= doc) return from;
+  let lo = from, hi = from + 1, step = 1;
+  while (hi < list.length && list[hi] < doc) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > list.length) hi = list.length;
+  // list[lo] < doc, and list[hi] ≥ doc or hi is the end.
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < doc) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 /** One input combined with nothing: its own documents, and its scores (0 where it has none) when scored. */
@@ -144,14 +205,21 @@ export function disjunctionMax(inputs: readonly Matches[], scored: boolean, tieB
 
 /** `matches` minus the documents of `excluded`. */
 export function subtract(matches: Matches, excluded: Matches): Matches {
-  if (excluded.docs.length === 0) return matches;
-  const keep: number[] = [];
-  let at = 0;
-  matches.docs.forEach((doc, i) => {
-    at = gallop(excluded.docs, doc, at);
-    if (at >= excluded.docs.length || excluded.docs[at] !== doc) keep.push(i);
-  });
-  return pick(matches, keep);
+  const out = excluded.docs;
+  if (out.length === 0) return matches;
+  const { docs, scores } = matches;
+  const keptDocs = new Uint32Array(docs.length);
+  const keptScores = scores ? new Float64Array(docs.length) : undefined;
+  let n = 0, at = 0;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i];
+    at = seek(out, doc, at);
+    if (at < out.length && out[at] === doc) continue;
+    if (keptScores) keptScores[n] = scores![i];
+    keptDocs[n++] = doc;
+  }
+  if (n === docs.length) return matches;
+  return keptScores ? { docs: keptDocs.subarray(0, n), scores: keptScores.subarray(0, n) } : { docs: keptDocs.subarray(0, n) };
 }
 
 /** Only the matches whose document passes `keep`. */

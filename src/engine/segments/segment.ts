@@ -81,6 +81,8 @@ export class Segment {
   #sortColumns = new Map<string, Float64Array>();
   /** Lazily counted keyword statistics, by field, kept for the segment's life. */
   #keywordCounts = new Map<string, KeywordCounts>();
+  /** Lazily counted documents with a value, by column, kept for the segment's life. */
+  #valued = new Map<string, number>();
 
   /** The storage sequence number of each document: the key of its `_source`. Ascending. */
   readonly seqs: WholeNumbers;
@@ -161,6 +163,22 @@ export class Segment {
       this.#keywordCounts.set(field, (counts = { docCount, valueCount, docFreq }));
     }
     return counts;
+  }
+
+  /** How many documents hold a value of the column's field (0 without the column): one pass the first time. */
+  valuedCount(field: string): number {
+    const column = this.columns.get(field);
+    if (!column) return 0;
+    let count = this.#valued.get(field);
+    if (count === undefined) {
+      count = 0;
+      const { min, kind } = column;
+      // A document's least value is in min: NaN (numbers) or ordinal -1 (keywords) where it has none.
+      if (kind === 'number') for (let doc = 0; doc < min.length; doc++) count += +(min[doc] === min[doc]);
+      else for (let doc = 0; doc < min.length; doc++) count += +(min[doc] >= 0);
+      this.#valued.set(field, count);
+    }
+    return count;
   }
 
   #memo(key: string, build: () => Float64Array): Float64Array {
