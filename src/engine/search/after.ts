@@ -7,11 +7,11 @@
  * found by binary search, so the page is the merged order from the sum of those prefixes, and a
  * `search_after` page costs what a first page costs at any position.
  */
-import { compareValues, runValue, WasmArray, type Column, type KeyOrder, type Run } from '../../core/index.ts';
+import { compareValues, runValue, WasmArray, type Column, type KeyOrder, type Position, type Run, type RunKey } from '../../core/index.ts';
 import { illegalArgument } from '../errors.ts';
 import type { SortPlan } from './sort/key.ts';
 import { afterScore, MATCH_ALL_SCORE } from './sort/score-key.ts';
-import { firstNotBefore } from '../binary-search.ts';
+import { firstNotBefore, lowerBound } from '../binary-search.ts';
 
 /** The position to continue after, in the kernel keys' comparable space. */
 export interface AfterKey {
@@ -66,4 +66,38 @@ export function countThrough(run: Run<Column>, order: readonly KeyOrder[], after
 export function views(run: Run<Column>): Run<ArrayLike<number>> {
   const view = (c: Column) => (c instanceof WasmArray ? c.view : c);
   return { length: run.length, keys: run.keys.map((k) => ({ values: view(k.values), map: k.map && view(k.map), offset: k.offset })) };
+}
+
+/**
+ * The position in one segment's own key space, as the top-k kernel reads its columns: each value
+ * through {@link localValue}. `keys` are the segment's columns with how they read across segments,
+ * `order` the search's keys' order, `localOrder` the segment's.
+ */
+export function segmentPosition(after: AfterKey, keys: readonly RunKey<Column>[], order: readonly KeyOrder[], localOrder: readonly KeyOrder[]): Position {
+  return { values: after.values.map((value, j) => localValue(value, keys[j], order[j].missing, localOrder[j].missing)), tie: after.tie };
+}
+
+/**
+ * A value of the comparable space (global keyword ordinals, shard `_doc` values) in a segment's own:
+ * the inverse of the key's offset, then of its map (ascending): the local ordinal that maps to it,
+ * or halfway between the two around it when none does. NaN (missing) stays; the value a missing one
+ * stands in for becomes the segment's stand-in, and a segment without the field (no map: every
+ * document missing) gets a value on the same side of its stand-in.
+ */
+function localValue(value: number, { map, offset }: RunKey<Column>, missing: KeyOrder['missing'], localMissing: KeyOrder['missing']): number {
+  if (Number.isNaN(value)) return value;
+  const standIn = typeof missing === 'number' && typeof localMissing === 'number' && missing !== localMissing;
+  if (standIn && value === missing) return localMissing;
+  const x = offset ? value - offset : value;
+  if (map === undefined) return standIn ? beside(value, missing, localMissing) : x;
+  const ordinals = map instanceof WasmArray ? map.view : map;
+  const at = lowerBound(ordinals, x);
+  const local = at < ordinals.length && ordinals[at] === x ? at : at - 0.5;
+  // Two values between the same two local ordinals (the stand-in, halfway, and this one) keep their order.
+  return standIn && local === localMissing ? beside(value, missing, localMissing) : local;
+}
+
+/** A local value just below or above the segment's stand-in, as the value is to the stand-in's. */
+function beside(value: number, missing: number, localMissing: number): number {
+  return value < missing ? localMissing - 0.25 : localMissing + 0.25;
 }

@@ -13,8 +13,8 @@
  * Unsorted pages (match_all by `_score`: every hit ties) are shard order, then ordinal order: whole
  * segments are skipped by their live counts.
  */
-import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type RunKey, type WasmKernels } from '../../core/index.ts';
-import { countThrough, type AfterKey } from './after.ts';
+import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
+import { countThrough, segmentPosition, type AfterKey } from './after.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import type { SegmentRef } from './layout.ts';
@@ -22,10 +22,10 @@ import { inSlice, orderName } from './order-key.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { gather, runSpec, SortedRun, sortKeys, type RunSpec } from './runs/sorted-run.ts';
+import { gather, runSpec, SortedRun, topPositionsAfter, type RunSpec } from './runs/sorted-run.ts';
 import { docKey } from './sort/doc-key.ts';
 import type { SortPlan } from './sort/key.ts';
-import { lowerBound, upperBound } from '../binary-search.ts';
+import { upperBound } from '../binary-search.ts';
 
 /**
  * A page reaching this deep into a segment (want × ratio ≥ its live documents) sorts it whole at
@@ -92,11 +92,8 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
  * a `_doc` value loses the segment's offset. Ties go to the lower position.
  */
 function topLiveAfter(kernels: WasmKernels, spec: RunSpec, { live, only }: SegmentRef, size: number, keys: readonly RunKey<Column>[], order: readonly KeyOrder[], after: AfterKey): Uint32Array {
-  const position = { values: after.values.map((value, j) => localValue(value, keys[j], order[j].missing, spec.keys[j].order.missing)), tie: after.tie };
-  const top = (spec: RunSpec, n: number, k: number) => {
-    const keys = sortKeys(spec);
-    return keys.length <= MAX_KEYS ? kernels.topKAfter(keys, n, k, position) : reference.topKAfter(keys, n, k, position);
-  };
+  const position = segmentPosition(after, keys, order, spec.keys.map((key) => key.order));
+  const top = (spec: RunSpec, n: number, k: number) => topPositionsAfter(kernels, spec, n, k, position);
   if (only) {
     const { docs } = only;
     const gathered: RunSpec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, docs), order })) };
@@ -112,31 +109,6 @@ function topLiveAfter(kernels: WasmKernels, spec: RunSpec, { live, only }: Segme
   const out: number[] = [];
   for (let i = 0; i < picked.length && out.length < size; i++) if (!deleted[picked[i]]) out.push(picked[i]);
   return Uint32Array.from(out);
-}
-
-/**
- * A value of the comparable space (global keyword ordinals, shard `_doc` values) in a segment's own:
- * the inverse of the key's offset, then of its map (ascending): the local ordinal that maps to it,
- * or halfway between the two around it when none does. NaN (missing) stays; the value a missing one
- * stands in for becomes the segment's stand-in, and a segment without the field (no map: every
- * document missing) gets a value on the same side of its stand-in.
- */
-function localValue(value: number, { map, offset }: RunKey<Column>, missing: KeyOrder['missing'], localMissing: KeyOrder['missing']): number {
-  if (Number.isNaN(value)) return value;
-  const standIn = typeof missing === 'number' && typeof localMissing === 'number' && missing !== localMissing;
-  if (standIn && value === missing) return localMissing;
-  const x = offset ? value - offset : value;
-  if (map === undefined) return standIn ? beside(value, missing, localMissing) : x;
-  const ordinals = map instanceof WasmArray ? map.view : map;
-  const at = lowerBound(ordinals, x);
-  const local = at < ordinals.length && ordinals[at] === x ? at : at - 0.5;
-  // Two values between the same two local ordinals (the stand-in, halfway, and this one) keep their order.
-  return standIn && local === localMissing ? beside(value, missing, localMissing) : local;
-}
-
-/** A local value just below or above the segment's stand-in, as the value is to the stand-in's. */
-function beside(value: number, missing: number, localMissing: number): number {
-  return value < missing ? localMissing - 0.25 : localMissing + 0.25;
 }
 
 export function unsortedPage(segments: readonly SegmentRef[], from: number, size: number, paging: Paging, runs: RunCache): PageEntry[] {

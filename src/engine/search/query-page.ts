@@ -24,13 +24,13 @@ import { readsNow, type Query } from '../query/query.ts';
 import { checkQueryStrings } from '../query/query-string.ts';
 import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
-import { compareToAfter, countThrough, views, type AfterKey } from './after.ts';
+import { countThrough, segmentPosition, type AfterKey } from './after.ts';
 import type { SegmentRef } from './layout.ts';
 import { inGeneration, inSlice, orderName, type OrderKey, type RunName } from './order-key.ts';
 import { SORT_WHOLE_RATIO } from './page.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { gather, runSpec, SortedRun, topPositions, type RunSpec } from './runs/sorted-run.ts';
+import { gather, runSpec, SortedRun, topPositions, topPositionsAfter, type RunSpec } from './runs/sorted-run.ts';
 import { numberKey } from './sort/number-key.ts';
 import type { SortKeySource, SortPlan } from './sort/key.ts';
 import { afterScore, isScore } from './sort/score-key.ts';
@@ -203,19 +203,11 @@ function walkBeatsSort(matches: number, count: number): boolean {
  */
 function topInput(segment: SegmentRef, matches: Matches, keys: readonly PageKey[], readAs: ReadAs[], order: KeyOrder[], afterKey: AfterKey | undefined, want: number, kernels: WasmKernels, scored: boolean): MergeInput {
   const n = matches.docs.length;
-  let spec = matchSpec(keys, segment.live, matches);
-  let candidates: Uint32Array | undefined; // indices into the matches, when search_after leaves some out
-  if (afterKey) {
-    const whole = views({ length: n, keys: spec.keys.map(({ column }, j): RunKey<Column> => ({ values: column, ...readAs[j] })) });
-    const kept: number[] = [];
-    for (let i = 0; i < n; i++) if (compareToAfter(whole, order, afterKey, i) > 0) kept.push(i);
-    candidates = Uint32Array.from(kept);
-    spec = { keys: spec.keys.map(({ column, order }) => ({ column: gather(column, candidates!), order })) };
-  }
-  const m = candidates ? candidates.length : n;
-  const picked = topPositions(kernels, spec, m, Math.min(want, m));
-  const best = candidates ? picked.map((i) => candidates![i]) : picked;
-  const runKeys = keys.map((_, j): RunKey<Column> => ({ values: gather(spec.keys[j].column, picked), ...readAs[j] }));
+  const spec = matchSpec(keys, segment.live, matches);
+  const k = Math.min(want, n);
+  const position = afterKey && segmentPosition(afterKey, spec.keys.map(({ column }, j): RunKey<Column> => ({ values: column, ...readAs[j] })), order, spec.keys.map((key) => key.order));
+  const best = position ? topPositionsAfter(kernels, spec, n, k, position) : topPositions(kernels, spec, n, k);
+  const runKeys = keys.map((_, j): RunKey<Column> => ({ values: gather(spec.keys[j].column, best), ...readAs[j] }));
   const { scores } = matches;
   return { segment, run: { length: best.length, keys: runKeys }, positions: best.map((i) => matches.docs[i]), ...(scored && scores && { scores: gather(scores, best) }) };
 }

@@ -7,7 +7,7 @@
  * Segments are immutable, so a run is valid for the segment's life, up to its deletes: deletes only
  * ever grow, and a run made for fewer of them is filtered (O(n), no sort) rather than rebuilt.
  */
-import { MAX_KEYS, reference, type Column, type KeyOrder, type Run, type SortKey, type WasmArray, type WasmKernels } from '../../../core/index.ts';
+import { MAX_KEYS, reference, type Column, type KeyOrder, type Position, type Run, type SortKey, type WasmArray, type WasmKernels } from '../../../core/index.ts';
 import type { LiveSegment } from '../../shard/shard-snapshot.ts';
 import type { SortKeySource } from '../sort/key.ts';
 
@@ -25,6 +25,12 @@ export function sortKeys(spec: RunSpec): SortKey[] {
 export function topPositions(kernels: WasmKernels, spec: RunSpec, n: number, k: number): Uint32Array {
   const keys = sortKeys(spec);
   return keys.length <= MAX_KEYS ? kernels.topK(keys, n, k) : reference.topK(keys, n, k);
+}
+
+/** {@link topPositions} of the entries after a position (in the spec's columns' space): Elasticsearch's `search_after` collection. */
+export function topPositionsAfter(kernels: WasmKernels, spec: RunSpec, n: number, k: number, position: Position): Uint32Array {
+  const keys = sortKeys(spec);
+  return keys.length <= MAX_KEYS ? kernels.topKAfter(keys, n, k, position) : reference.topKAfter(keys, n, k, position);
 }
 
 /** A column's values at some positions, in their order. */
