@@ -16,6 +16,18 @@ const matchesArb: fc.Arbitrary<Matches> = fc.oneof(
   }),
   fc.constant<Matches>({ docs: Uint32Array.from({ length: COUNT }, (_, i) => i) }),
   fc.constant(everyDoc(COUNT)),
+  // A range over a single-valued column, known by a count, a test and the column.
+  fc.tuple(fc.array(fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constant(NaN)), { minLength: COUNT, maxLength: COUNT }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })).map(([vals, a, b]): Matches => {
+    const values = Float64Array.from(vals);
+    const [lo, hi] = [Math.min(a, b), Math.max(a, b)];
+    const docs = [...Array(COUNT).keys()].filter((doc) => values[doc] >= lo && values[doc] <= hi);
+    return { known: { count: docs.length, has: (doc) => values[doc] >= lo && values[doc] <= hi, between: { values, lo, hi } }, docs: Uint32Array.from(docs) };
+  }),
+  // Known by a count and a test, listed only when read (a range over a column).
+  fc.uniqueArray(fc.nat(COUNT - 1), { maxLength: COUNT, size: 'max' }).map((docs): Matches => {
+    const set = new Set(docs);
+    return { known: { count: set.size, has: (doc) => set.has(doc) }, get docs() { return Uint32Array.from([...set].sort((a, b) => a - b)); } };
+  }),
 );
 
 const listOf = (m: Matches) => [...m.docs];

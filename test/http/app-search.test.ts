@@ -58,6 +58,9 @@ describe('response shape and defaults', () => {
     expect(past.body.hits).toEqual({ total: { value: 30, relation: 'eq' }, max_score: null, hits: [] });
     const counted = await search('/small/_search', { size: 0, sort: ['n'] });
     expect(counted.body.hits).toEqual({ total: { value: 30, relation: 'eq' }, max_score: null, hits: [] });
+    // Elasticsearch only counts when size is 0, scored query or not: no score is tracked (elastic/elasticsearch#32938).
+    const scoredCount = await search('/small/_search', { size: 0, query: { bool: { must: [{ match_all: {} }] } } });
+    expect(scoredCount.body.hits).toEqual({ total: { value: 30, relation: 'eq' }, max_score: null, hits: [] });
   });
 });
 

@@ -82,7 +82,7 @@ export function matchSegment(query: Query, context: SegmentContext, scored: bool
   if (LEAVES.has(query.kind)) countClause(context);
   switch (query.kind) {
     case 'match_all':
-      return allDocs(count, scored ? here : undefined);
+      return scored ? allDocs(count, here) : everyDoc(count, context.live.deleted, context.live.deletedCount);
     case 'match_none':
       return NO_MATCHES;
     case 'term':
@@ -179,7 +179,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     if (caseInsensitive) docs = valuesWhere(column, keywordOrdinals(column, { test: (t) => t.toLowerCase() === term.toLowerCase() }));
     else {
       const ord = termLowerBound(column.terms, term);
-      docs = column.terms[ord] === term ? valuesBetween(column, ord, ord) : NO_MATCHES;
+      docs = column.terms[ord] === term ? valuesBetween(column, ord, ord, context.live) : NO_MATCHES;
     }
     if (!scored) return docs;
     // Keywords keep no norms or frequencies: every match scores as freq 1, length 1.
@@ -238,7 +238,7 @@ function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentCo
 /** Documents with a value of the numeric field in [lo, hi]: from its sorted run when kept (single-valued columns), else a scan. */
 function numbersBetween(field: string, column: FieldColumn, lo: number, hi: number, context: SegmentContext): Matches {
   const sorted = column.several === undefined ? context.sortedBy?.(field) : undefined;
-  return sorted ? sortedBetween(sorted, column, context.live, lo, hi) : valuesBetween(column, lo, hi);
+  return sorted ? sortedBetween(sorted, column, context.live, lo, hi) : valuesBetween(column, lo, hi, context.live);
 }
 
 /**
@@ -546,11 +546,11 @@ function valuesWhere(column: FieldColumn, test: (value: number) => boolean): Mat
 }
 
 /** Documents with at least one value in [lo, hi]: {@link valuesWhere}'s loop with the test written in. */
-function valuesBetween(column: FieldColumn, lo: number, hi: number): Matches {
+function valuesBetween(column: FieldColumn, lo: number, hi: number, live: SegmentContext['live']): Matches {
   const { min, max, several } = column;
   if (!(lo <= hi)) return NO_MATCHES;
   const n = min.length;
-  if (several === undefined) return singleValuesBetween(min, lo, hi);
+  if (several === undefined) return singleValuesBetween(min, lo, hi, live);
   const docs = new Uint32Array(n);
   let found = 0;
   for (let doc = 0; doc < n; doc++) {
@@ -570,21 +570,38 @@ function valuesBetween(column: FieldColumn, lo: number, hi: number): Matches {
 }
 
 /**
- * {@link valuesBetween} over a single-valued column: one tight pass without a branch per document
- * (`+(test)` turns a comparison into 0 or 1 without one; a branch would mispredict at every match).
+ * {@link valuesBetween} over a single-valued column, known by a count (live documents only) and a
+ * test; listed only when read (a `_count`, or a conjunction that reads only the test, never lists
+ * them). Both passes run without a branch per document (`+(test)` turns a comparison into 0 or 1
+ * without one; a branch would mispredict at every match).
  */
-function singleValuesBetween(values: Float64Array | Int32Array, lo: number, hi: number): Matches {
+function singleValuesBetween(values: Float64Array | Int32Array, lo: number, hi: number, { deleted }: SegmentContext['live']): Matches {
   const n = values.length;
-  // One slot of room for the write past the last match.
-  const docs = new Uint32Array(n + 1);
-  let found = 0;
-  for (let doc = 0; doc < n; doc++) {
-    const value = values[doc];
-    docs[found] = doc;
-    found += +(value >= lo) & +(value <= hi);
-  }
-  // Few matches are copied out, so that the whole segment's array is not held for them.
-  return { docs: found * 4 < n ? docs.slice(0, found) : docs.subarray(0, found) };
+  let count = 0;
+  if (deleted) for (let doc = 0; doc < n; doc++) count += +(values[doc] >= lo) & +(values[doc] <= hi) & (deleted[doc] ^ 1);
+  else for (let doc = 0; doc < n; doc++) count += +(values[doc] >= lo) & +(values[doc] <= hi);
+  let docs: Uint32Array | undefined;
+  return {
+    known: { count, has: (doc) => values[doc] >= lo && values[doc] <= hi && !(deleted && deleted[doc] === 1), between: { values, lo, hi } },
+    get docs() {
+      if (docs) return docs;
+      // One slot of room for the write past the last match.
+      const list = new Uint32Array(count + 1);
+      let found = 0;
+      if (deleted) {
+        for (let doc = 0; doc < n; doc++) {
+          list[found] = doc;
+          found += +(values[doc] >= lo) & +(values[doc] <= hi) & (deleted[doc] ^ 1);
+        }
+      } else {
+        for (let doc = 0; doc < n; doc++) {
+          list[found] = doc;
+          found += +(values[doc] >= lo) & +(values[doc] <= hi);
+        }
+      }
+      return (docs = list.subarray(0, count));
+    },
+  };
 }
 
 const bits = new Float64Array(1);

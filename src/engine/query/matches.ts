@@ -17,13 +17,18 @@ export interface Matches {
    * when first read.
    */
   readonly known?: KnownMatches;
-  /** Every live document of the segment (everyDoc): a conjunction leaves it out. */
-  readonly every?: boolean;
+  /** Every live document of the segment (everyDoc), and how many documents the segment has: a conjunction leaves it out. */
+  readonly every?: number;
 }
 
 export interface KnownMatches {
   readonly count: number;
   has(doc: number): boolean;
+  /**
+   * When the matches are the documents whose value in a single-valued column lies in [lo, hi] (NaN
+   * and ordinal -1 never do), live ones only: what a pass can test without a call per document.
+   */
+  readonly between?: { values: Float64Array | Int32Array; lo: number; hi: number };
 }
 
 /** How many documents match, without listing them when the matches are known. */
@@ -47,7 +52,7 @@ export function allDocs(count: number, score?: number): Matches {
 export function everyDoc(count: number, deleted?: Uint8Array, deletedCount = 0): Matches {
   let docs: Uint32Array | undefined;
   return {
-    every: true,
+    every: count,
     known: { count: count - deletedCount, has: deleted ? (doc) => deleted[doc] !== 1 : () => true },
     get docs() {
       if (docs) return docs;
@@ -67,7 +72,7 @@ export function everyDoc(count: number, deleted?: Uint8Array, deletedCount = 0):
  */
 export function intersect(inputs: readonly Matches[], scored: boolean, count?: number): Matches {
   if (count !== undefined && inputs.length > 1) {
-    const narrowing = inputs.filter((input) => input.scores !== undefined || !(input.every || (!input.known && input.docs.length === count)));
+    const narrowing = inputs.filter((input) => input.scores !== undefined || !(input.every !== undefined || (!input.known && input.docs.length === count)));
     inputs = narrowing.length > 0 ? narrowing : inputs.slice(0, 1);
   }
   if (inputs.length === 0) return NO_MATCHES;
@@ -135,7 +140,8 @@ function alone(only: Matches, scored: boolean): Matches {
  * (double, then float32).
  */
 export function unite(inputs: readonly Matches[], scored: boolean, minimum = 1): Matches {
-  const live = inputs.filter((input) => input.docs.length > 0);
+  // Counted, not listed: one input known by a test stays unlisted.
+  const live = inputs.filter((input) => matchCount(input) > 0);
   if (live.length < minimum || live.length === 0) return NO_MATCHES;
   if (live.length === 1) return alone(live[0], scored);
   if (!scored && minimum === 1 && live.length > 2) return union(live);
@@ -203,18 +209,43 @@ export function disjunctionMax(inputs: readonly Matches[], scored: boolean, tieB
   return { docs: union.docs, scores };
 }
 
-/** `matches` minus the documents of `excluded`. */
+/**
+ * `matches` minus the documents of `excluded`. Excluded matches known by a test are tested, not
+ * listed; every document of a segment is walked by position, not listed either.
+ */
 export function subtract(matches: Matches, excluded: Matches): Matches {
-  const out = excluded.docs;
-  if (out.length === 0) return matches;
+  const { known } = excluded;
+  if (known && matches.every !== undefined && !matches.scores) {
+    const count = matches.every;
+    // One slot of room for the write past the last kept.
+    const kept = new Uint32Array(count + 1);
+    let n = 0;
+    const { between } = known;
+    if (between) {
+      // Every document outside the range (deleted ones too: they are left out later), without a branch per document.
+      const { values, lo, hi } = between;
+      for (let doc = 0; doc < count; doc++) {
+        kept[n] = doc;
+        n += 1 - (+(values[doc] >= lo) & +(values[doc] <= hi));
+      }
+    } else {
+      const live = matches.known!.has;
+      for (let doc = 0; doc < count; doc++) if (live(doc) && !known.has(doc)) kept[n++] = doc;
+    }
+    return { docs: kept.subarray(0, n) };
+  }
   const { docs, scores } = matches;
+  if (known ? known.count === 0 : excluded.docs.length === 0) return matches;
+  const out = known ? undefined : excluded.docs;
   const keptDocs = new Uint32Array(docs.length);
   const keptScores = scores ? new Float64Array(docs.length) : undefined;
   let n = 0, at = 0;
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i];
-    at = seek(out, doc, at);
-    if (at < out.length && out[at] === doc) continue;
+    if (out) {
+      at = seek(out, doc, at);
+      if (at < out.length && out[at] === doc) continue;
+    } else if (known!.has(doc)) continue;
     if (keptScores) keptScores[n] = scores![i];
     keptDocs[n++] = doc;
   }

@@ -74,8 +74,9 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const order: KeyOrder[] = keys.map(({ clause, source, score }) => (score ? { order: clause.order } : source!.order));
   const afterKey: AfterKey | undefined = after && { values: after.map((raw, j) => (keys[j].source ? keys[j].source!.afterValue(raw) : afterScore(raw))), tie: 0 };
   const scoreAt = keys.findIndex((key) => key.score);
-  // Scores are computed when hits show them, when they order, or when `min_score` reads them.
-  const scoring = scored || scoreAt >= 0 || minScore !== undefined;
+  // Scores are computed when hits show them or are ordered by them (with size 0 there are no hits:
+  // Elasticsearch only counts, and its max_score is null), or when `min_score` reads them.
+  const scoring = (size > 0 && (scored || scoreAt >= 0)) || minScore !== undefined;
   // Where a query run keeps scores: its `_score` key, or one more array after the keys.
   const runScoreKey = scoreAt >= 0 ? scoreAt : scored ? keys.length : undefined;
   // Per target: the query, with the filter of the aliases it was reached through, and its runs' name.
@@ -121,7 +122,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
       const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore, segment.only?.docs));
       total += matchCount(matches);
-      if (scored && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
+      if (scored && size > 0 && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
       if (size === 0) continue;
       const found = collect(searches[segment.target], segment, context, matches, key, readAs);
       if (found instanceof SortedRun) run = found;
@@ -137,7 +138,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   }
   const page = size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size);
   const scores = scored ? page.map((entry) => entry.score!) : [];
-  return { page, scores, total, maxScore: scored && total > 0 ? maxScore : null };
+  return { page, scores, total, maxScore: scored && size > 0 && total > 0 ? maxScore : null };
 }
 
 /** What one search's segments share, for {@link collect}. */
@@ -202,14 +203,17 @@ function walkBeatsSort(matches: number, count: number): boolean {
  * by top-k over the matches.
  */
 function topInput(segment: SegmentRef, matches: Matches, keys: readonly PageKey[], readAs: ReadAs[], order: KeyOrder[], afterKey: AfterKey | undefined, want: number, kernels: WasmKernels, scored: boolean): MergeInput {
-  const n = matches.docs.length;
-  const spec = matchSpec(keys, segment.live, matches);
+  const { live } = segment;
+  // Every document of a segment without deletes, sorted by fields: its columns as they are, no list, no gather.
+  const whole = matches.every !== undefined && !live.deleted && keys.every((key) => !key.score);
+  const n = whole ? live.segment.count : matches.docs.length;
+  const spec = whole ? runSpec(keys.map(({ source }) => source!), live) : matchSpec(keys, live, matches);
   const k = Math.min(want, n);
   const position = afterKey && segmentPosition(afterKey, spec.keys.map(({ column }, j): RunKey<Column> => ({ values: column, ...readAs[j] })), order, spec.keys.map((key) => key.order));
   const best = position ? topPositionsAfter(kernels, spec, n, k, position) : topPositions(kernels, spec, n, k);
   const runKeys = keys.map((_, j): RunKey<Column> => ({ values: gather(spec.keys[j].column, best), ...readAs[j] }));
   const { scores } = matches;
-  return { segment, run: { length: best.length, keys: runKeys }, positions: best.map((i) => matches.docs[i]), ...(scored && scores && { scores: gather(scores, best) }) };
+  return { segment, run: { length: best.length, keys: runKeys }, positions: whole ? best : best.map((i) => matches.docs[i]), ...(scored && scores && { scores: gather(scores, best) }) };
 }
 
 /** The first `want` matches in the order of the segment's own run: a walk that stops there, no sort. */
