@@ -46,16 +46,31 @@ export async function answerSearch(search: FrontSearch, res: ServerResponse, con
 async function answer(search: FrontSearch, res: ServerResponse, shared: SearchContext): Promise<boolean> {
   // This request's cluster requests, counted apart from a build's in the background.
   const context = { ...shared, calls: shared.calls.forRequest() };
-  const { calls, indices, windows } = context;
+  const { calls, indices } = context;
   if (indices.unwalkable(search)) return false;
   const counted = () => calls.made;
-  const ready = indices.lookup(search, search.from > 0);
+  const ready = indices.lookup(search, false);
   if (ready) {
     if (await warmPage(search, ready, context, res, counted)) return true;
-    // Its point in time is gone: a new index is built while this page is answered cold.
+    // Its point in time is gone: the page is answered cold, and a new index built.
+  }
+  if (search.from === 0) {
+    // A first page passes through; an index whose point in time is gone is built again.
+    if (ready) indices.lookup(search, true);
+    return false;
+  }
+  try {
+    return await coldAnswer(search, res, context, counted);
+  } finally {
+    // The index is built once the page is answered: the client's page first, then the walk, which on
+    // a busy cluster would slow the page's few requests down (a page that waits for it starts it).
     indices.lookup(search, true);
   }
-  if (search.from === 0) return false;
+}
+
+/** A page with no rank index: the cluster's own within its window, else bisected, else awaited from the index. */
+async function coldAnswer(search: FrontSearch, res: ServerResponse, context: SearchContext, counted: () => number): Promise<boolean> {
+  const { calls, indices, windows } = context;
   if (search.from + search.size <= windows.of(search.indices)) {
     // Within the window the cluster's own from/size answers (unless its window is smaller than known).
     const { method, target, body } = search.request;
