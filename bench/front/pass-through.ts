@@ -1,7 +1,9 @@
 /**
- * What the front adds to a request it does not accelerate: each probe sent to the cluster directly
- * and through the front, in rounds side by side (bench/front/rounds.ts). Every answer is checked,
- * and the front's must carry no `X-Deeppage-Page` (it passed through).
+ * What the front adds to a request it does not accelerate: each probe sent to the cluster directly,
+ * through the front and through a plain Node proxy (plain-proxy-server.ts: what one more Node process
+ * on the way costs here, the floor), in rounds side by side (bench/front/rounds.ts), after untimed
+ * requests that warm every process up. Every answer is checked, and the front's must carry no
+ * `X-Deeppage-Page` (it passed through).
  */
 import { bulkBody, products } from '../lib/corpus.ts';
 import { WrongAnswer } from '../lib/suite.ts';
@@ -16,12 +18,16 @@ export interface Probe {
   call: Call;
   verify(answer: Answer): boolean;
   rounds: RoundBudget;
+  /** Untimed requests each contender gets first, so that no process is timed before it is warm. */
+  warmup: number;
 }
 
 export interface ProbeResult {
   probe: Probe;
   direct: Measured;
   front: Measured;
+  /** Through the plain Node proxy. */
+  plain: Measured;
 }
 
 /** The scratch index the `_bulk` probe writes into. */
@@ -37,6 +43,7 @@ export function probes(index: string, docs: number, bulkDocs: number, budget: Ro
       call: { method: 'GET', path: '/' },
       verify: (a) => a.status === 200 && a.body.includes('"cluster_name"'),
       rounds: budget,
+      warmup: WARMUP,
     },
     {
       name: '_count',
@@ -44,6 +51,7 @@ export function probes(index: string, docs: number, bulkDocs: number, budget: Ro
       call: { method: 'GET', path: `/${index}/_count` },
       verify: (a) => a.status === 200 && a.body.includes(`"count":${docs}`),
       rounds: budget,
+      warmup: WARMUP,
     },
     {
       name: `_bulk ${bulkDocs.toLocaleString('en-US')}`,
@@ -51,6 +59,7 @@ export function probes(index: string, docs: number, bulkDocs: number, budget: Ro
       call: { method: 'POST', path: '/_bulk', body: bulk, contentType: 'application/x-ndjson' },
       verify: (a) => a.status === 200 && a.body.startsWith('{"errors":false,'),
       rounds: bulkBudget,
+      warmup: 2,
     },
     {
       name: `_search size ${searchSize}`,
@@ -58,25 +67,34 @@ export function probes(index: string, docs: number, bulkDocs: number, budget: Ro
       call: { method: 'POST', path: `/${index}/_search`, body: JSON.stringify({ size: searchSize }) },
       verify: (a) => a.status === 200 && countOf(a.body, '"_id":') === searchSize,
       rounds: budget,
+      warmup: WARMUP,
     },
   ];
 }
 
-export async function measureProbes(cluster: Connection, front: Connection, list: Probe[], log: (line: string) => void): Promise<ProbeResult[]> {
+/** Untimed requests per contender before a small probe is timed. */
+const WARMUP = 300;
+
+export async function measureProbes(cluster: Connection, front: Connection, plain: Connection, list: Probe[], log: (line: string) => void): Promise<ProbeResult[]> {
   const results: ProbeResult[] = [];
   for (const probe of list) {
     const passedThrough = (a: Answer) => probe.verify(a) && frontMark(a.headers).page === undefined;
     const first = await front.send(probe.call);
     if (!passedThrough(first)) throw new WrongAnswer(`the front: ${probe.call.method} ${probe.call.path}: status ${first.status}, X-Deeppage-Page ${frontMark(first.headers).page}: ${first.body.slice(0, 300)}`);
-    const measured = await inRounds(
-      [
-        { name: 'direct', connection: cluster, call: probe.call, verify: probe.verify },
-        { name: 'front', connection: front, call: probe.call, verify: passedThrough },
-      ],
-      probe.rounds,
-    );
-    const result = { probe, direct: measured.get('direct')!, front: measured.get('front')! };
-    log(`  ${probe.name.padEnd(18)} direct p50 ${result.direct.timing.median.toFixed(3)} ms · front p50 ${result.front.timing.median.toFixed(3)} ms`);
+    const contenders = [
+      { name: 'direct', connection: cluster, call: probe.call, verify: probe.verify },
+      { name: 'front', connection: front, call: probe.call, verify: passedThrough },
+      { name: 'plain', connection: plain, call: probe.call, verify: probe.verify },
+    ];
+    for (let i = 0; i < probe.warmup; i++) {
+      for (const { connection, call, verify, name } of contenders) {
+        const answer = await connection.send(call);
+        if (!verify(answer)) throw new WrongAnswer(`${name}: ${call.method} ${call.path} answered ${answer.status} and failed its check while warming up: ${answer.body.slice(0, 300)}`);
+      }
+    }
+    const measured = await inRounds(contenders, probe.rounds);
+    const result = { probe, direct: measured.get('direct')!, front: measured.get('front')!, plain: measured.get('plain')! };
+    log(`  ${probe.name.padEnd(18)} direct p50 ${result.direct.timing.median.toFixed(3)} ms · front p50 ${result.front.timing.median.toFixed(3)} ms · plain proxy p50 ${result.plain.timing.median.toFixed(3)} ms`);
     results.push(result);
   }
   return results;

@@ -11,11 +11,16 @@
  * available" (undefined, false) while the front does not answer them itself.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDeeppage, type ChildServer } from '../lib/child-server.ts';
+import { startChild, startDeeppage, type ChildServer } from '../lib/child-server.ts';
 import type { Connection } from './client.ts';
 
 export function startCluster(log: (line: string) => void): Promise<ChildServer> {
   return startDeeppage({ seed: false, log, args: ['-E', 'search.paging=top_k'] });
+}
+
+/** The plain Node proxy before the cluster (plain-proxy-server.ts): the floor of a hop, for the pass-through probes. */
+export function startPlainProxy(clusterUrl: string, log: (line: string) => void): Promise<ChildServer> {
+  return startChild({ name: 'plain-proxy', script: 'bench/front/plain-proxy-server.ts', env: { CLUSTER_URL: clusterUrl }, startMs: 30_000, log });
 }
 
 /** Long enough for a whole run: the rank index timed warm is the one built first. */

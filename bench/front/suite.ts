@@ -27,7 +27,7 @@ import type { SortKey } from './pages.ts';
 import { measureProbes, probes, SCRATCH_INDEX, type ProbeResult } from './pass-through.ts';
 import { frontChart, frontMarkdown, frontRows, walkKey, type ClusterWalks } from './report.ts';
 import type { RoundBudget } from './rounds.ts';
-import { startCluster } from './servers.ts';
+import { startCluster, startPlainProxy } from './servers.ts';
 import { sweepFront, type SweepResult } from './sweep.ts';
 
 interface Profile {
@@ -107,8 +107,10 @@ export const frontSuite: Suite = {
         for (const job of jobs) if (job.positions) await closePit(cluster.url, job.positions.pit);
         log('pass-through: direct and through a new front');
         await esCreateIndex(cluster.url, SCRATCH_INDEX, 5, corpus.mappings);
-        const probeResults: ProbeResult[] = await withFront(cluster.url, log, (front) =>
-          measureProbes(direct, front.connection, probes(indices[0].name, profile.docs, profile.bulkDocs, profile.probes, profile.bulk), log),
+        const probeResults: ProbeResult[] = await withChild(startPlainProxy(cluster.url, log), (proxy) =>
+          withConnection(proxy.url, (plain) =>
+            withFront(cluster.url, log, (front) => measureProbes(direct, front.connection, plain, probes(indices[0].name, profile.docs, profile.bulkDocs, profile.probes, profile.bulk), log)),
+          ),
         );
         const outcome = { sweeps, walks, probes: probeResults };
         const clusterCommand = `${startCommandLine()} -E search.paging=top_k`;
