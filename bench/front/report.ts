@@ -112,7 +112,7 @@ export function frontMarkdown(outcome: Outcome, context: { command: string; clus
       `**${SERIES.cluster}** is the cluster asked directly; **${SERIES.warm}** the front once its rank index is built (\`GET /_front/stats\`: a rank index, none building); ` +
       `**${SERIES.cold}** the first request at that depth on a front without one. ` +
       `**${SERIES.searchAfter}** is what a warm page asks of the cluster, asked directly: one \`search_after\` from rank from − 1 in a point in time of the cluster's (opened by the key walk below, \`track_total_hits: false\`), so **warm − search_after** is what the front adds to it. ` +
-      "The cluster's two series and the warm front are timed in rounds side by side: a cell is the median over every request, with the range of the round medians in brackets; a cold cell is the median of its pages with their min–max. " +
+      "The cluster's two series and the warm front are timed in rounds side by side, after 10 untimed passes over every depth that warm all three up: a cell is the median over every request, with the range of the round medians in brackets; a cold cell is the median of its pages with their min–max. " +
       'Cluster requests come from each answer\'s `X-Deeppage-Cluster-Requests` (max over the timed answers), the state from its `X-Deeppage-Page` (`none`: the header was absent, the front passed the request through). ' +
       'Every page was checked before timing: the data set\'s sort values at every rank, and within the window the front\'s hits are the cluster\'s.',
     '',

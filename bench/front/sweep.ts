@@ -9,9 +9,9 @@
  * 3. every page checked: the cluster's (the data set's sort values at every rank, or its 400 past
  *    the window; its search_after page the same hits) and the front's (the same, and within the
  *    window the cluster's very hits);
- * 4. per from, in rounds side by side (bench/front/rounds.ts): the cluster's from/size, the one
- *    `search_after` a warm page asks of the cluster (asked directly in the key walk's point in
- *    time), and the warm front;
+ * 4. per from, in rounds side by side (bench/front/rounds.ts), after 10 untimed passes over every
+ *    depth that warm all of them up: the cluster's from/size, the one `search_after` a warm page
+ *    asks of the cluster (asked directly in the key walk's point in time), and the warm front;
  * 5. per from, cold pages, each the first request at that depth on a front without a rank index.
  *
  * A front page that is wrong is not timed: its cell says why.
@@ -25,6 +25,9 @@ import { searchAfterCall, type Positions } from './key-walk.ts';
 import { frontMark, isWindowRefusal, namesPage, pageCall, pageDifference, readPage, type Page, type SortKey } from './pages.ts';
 import { inRounds, summary, type Measured, type RoundBudget } from './rounds.ts';
 import { frontStats, quiet, refreshFront, waitFor, warmed, type FrontStats } from './servers.ts';
+
+/** Untimed passes over every depth before the warm rounds. */
+const WARMUP_PASSES = 10;
 
 export interface SweepJob {
   clusterUrl: string;
@@ -149,7 +152,17 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
       checked.set(from, { cluster, searchAfter, front: frontPage });
     }
 
-    // 4. The cluster and the warm front, in rounds.
+    // 4. The cluster and the warm front, in rounds, once every process is warm: WARMUP_PASSES untimed
+    // passes over every depth first (the first depth timed would otherwise pay for the JIT).
+    for (let pass = 0; pass < WARMUP_PASSES; pass++) {
+      for (const from of job.froms) {
+        const call = pageCall(job.index, key, from, size);
+        const { cluster, searchAfter, front: frontPage } = checked.get(from)!;
+        if (cluster !== 'refused') await job.cluster.send(call);
+        if (searchAfter) await job.cluster.send(searchAfterCall(job.positions!, key, from, size));
+        if (typeof frontPage === 'object') await front.connection.send(call);
+      }
+    }
     const points: PointResult[] = [];
     for (const from of job.froms) {
       const call = pageCall(job.index, key, from, size);
