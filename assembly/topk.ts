@@ -13,7 +13,7 @@
 // leave the radix sort in entry order, which is the tie-break.
 
 import { alloc, free } from "./heap";
-import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage } from "./keys";
+import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage, tailBefore } from "./keys";
 import { insertionSort, keepFirst, radixSort, select } from "./pairs";
 
 const SAMPLE: u32 = 1024;
@@ -26,6 +26,12 @@ let cap: u32 = 0;
 let want: u32 = 0;
 let limit: i64 = 0;
 let exhausted = false;
+// With several keys, once the buffer has been cut: the worst kept entry, whose primary image is the
+// limit. An entry whose image equals the limit enters only if it sorts before this one on the later
+// keys; without the check every tie with the limit would enter the buffer (a keyword with few
+// values holds thousands of them) and force cut after cut.
+let limitEntry: u32 = 0;
+let hasLimitEntry = false;
 
 // A position the entries must come after (topKAfter): entries whose primary image is below `floor`
 // never enter; those equal to it enter when their later keys (then `afterTie`) put them after it.
@@ -102,6 +108,7 @@ function scan(n: u32, start: i64): void {
   size = 0;
   limit = start;
   exhausted = false;
+  hasLimitEntry = false;
   if (start == i64.MAX_VALUE && cap == n && !hasFloor) {
     takeAll(n);
     return;
@@ -223,6 +230,7 @@ function scanImages(from: u32, to: u32): u32 {
 @inline function offer(v: i64, e: u32): void {
   if (v > limit || exhausted) return;
   if (hasFloor && v <= floor && (v < floor || !pastPosition(e))) return;
+  if (v == limit && hasLimitEntry && !tailBefore(e, limitEntry)) return;
   store<i64>(bufImg + ((<usize>size) << 3), v);
   store<u32>(bufEnt + ((<usize>size) << 2), e);
   if (++size == cap) cut();
@@ -234,7 +242,17 @@ function cut(): void {
   let kth = i64.MIN_VALUE;
   for (let i: u32 = 0; i < size; i++) kth = max(kth, load<i64>(bufImg + ((<usize>i) << 3)));
   if (keyCount() > 1) {
-    limit = kth; // an equal primary image may still win on a later key
+    limit = kth; // an equal primary image may still win on a later key, if it beats the worst kept
+    let worst: u32 = 0;
+    let found = false;
+    for (let i: u32 = 0; i < size; i++) {
+      if (load<i64>(bufImg + ((<usize>i) << 3)) != kth) continue;
+      const e = load<u32>(bufEnt + ((<usize>i) << 2));
+      if (!found || tailBefore(worst, e)) worst = e;
+      found = true;
+    }
+    limitEntry = worst;
+    hasLimitEntry = found;
   } else if (kth == i64.MIN_VALUE) {
     exhausted = true; // nothing sorts before the k-th, and later entries lose ties
   } else {

@@ -66,6 +66,32 @@ describe('topK matches the reference', () => {
     );
   });
 
+  // A keyword of 8 values then `_shard_doc`: thousands of entries tie with the limit on the first key,
+  // and only the later key decides which of them may still enter.
+  it('a first key of few values, a unique second key, as a keyword page in a point in time', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 8192, max: 40_000 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 3000 })),
+        fc.nat(1000),
+        (n, distinct, first, second, k, seed) => {
+          const keys = [
+            { values: Float64Array.from({ length: n }, (_, i) => ((i * 7919 + seed) % distinct)), order: first },
+            { values: Float64Array.from({ length: n }, (_, i) => (i * 104729 + seed) % n), order: second },
+          ];
+          expect([...wasm.topK(keys, n, k)]).toEqual([...reference.topK(keys, n, k)]);
+          const at = (seed * 31) % n;
+          const position = { values: [keys[0].values[at], keys[1].values[at]] };
+          expect([...wasm.topKAfter(keys, n, k, position)]).toEqual([...reference.topKAfter(keys, n, k, position)]);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
   it('reads columns in wasm memory in place', () => {
     const col = wasm.f64(10_000);
     for (let i = 0; i < col.length; i++) col.view[i] = (i * 7919) % 1000;
