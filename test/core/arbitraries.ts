@@ -33,6 +33,14 @@ export function column(values: number[], n: number, shape: Pattern): Float64Arra
   return out;
 }
 
+/** One key over a column long enough for the sampled limit and the buffer's cuts (8,192 entries and more). */
+export const largeKey: fc.Arbitrary<{ n: number; keys: SortKey[] }> = fc
+  .tuple(fc.integer({ min: 8192, max: 30_000 }), fc.array(value, { minLength: 1, maxLength: 5000 }), pattern, keyShape)
+  .map(([n, vals, shape, key]) => ({ n, keys: [{ values: column(vals, n, shape), ...key }] }));
+
+/** A k for {@link largeKey}: small, middling or past the column. */
+export const largeK = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 40_000 }));
+
 /** 1..maxKeys keys over n entries. */
 export function keysOf(n: number, maxKeys: number): fc.Arbitrary<SortKey[]> {
   return fc.array(
