@@ -33,7 +33,8 @@ import type { ClusterAnswer, ClusterCalls, CallPurpose } from '../cluster-calls.
 import { elements, member, members, parseExact, stringifyExact, EXACT_INTEGER } from '../json-text.ts';
 import { closePointInTime, openPointInTime, type Distribution } from './point-in-time.ts';
 import { indexPath } from './search-shape.ts';
-import { sortClauses } from './sort-order.ts';
+import { compareCodePoints, sortClauses } from './sort-order.ts';
+import { between } from './string-bounds.ts';
 import type { FrontSearch } from './search-shape.ts';
 
 export interface ColdPage {
@@ -68,8 +69,8 @@ interface FirstKey {
   unmappedType?: string;
 }
 
-/** How the key's values are bisected: whole numbers (longs, dates as epoch millis) or doubles. */
-type Domain = 'integer' | 'double' | 'date';
+/** How the key's values are bisected: whole numbers (longs, dates as epoch millis), doubles, or keywords (strings in code point order). */
+type Domain = 'integer' | 'double' | 'date' | 'keyword';
 
 type Query = Record<string, unknown>;
 
@@ -99,7 +100,35 @@ async function answer(cluster: Cluster, search: FrontSearch, window: number): Pr
   // Ranks past every value: inside the block of documents without a value, placed last.
   if (from >= first + valued) return { answer: await cluster.pageAt(and([q], [exists]), from - first - valued, size, window), total };
 
-  const axis = axisOf(domain.domain, key.desc, low.value, high.value);
+  const found =
+    domain.domain === 'keyword'
+      ? await keywordBound(cluster, { q, key, first, valued, from, size, window }, String(low.value), String(high.value))
+      : await numericBound(cluster, { q, key, first, valued, from, size, window }, domain, low.value, high.value);
+  const rest = and(key.missingFirst ? [q, exists] : [q], found.before === undefined ? [] : [found.before]);
+  return { answer: await cluster.pageAt(rest, from - found.ranksBefore, size, window), total };
+}
+
+/** What a bisection starts from: the query, the key, the ranks before the first value, the documents with one, the page and the window. */
+interface Bisection {
+  q: Query;
+  key: FirstKey;
+  first: number;
+  valued: number;
+  from: number;
+  size: number;
+  window: number;
+}
+
+/** Where the page is read from: the documents before the bound excluded (none: from the first value), and how many ranks they hold. */
+interface Bound {
+  before?: Query;
+  ranksBefore: number;
+}
+
+/** The bound for a number or date key: bisection over its whole values (or the order of doubles), counts interpolated every other step. */
+async function numericBound(cluster: Cluster, { q, key, first, valued, from, size, window }: Bisection, domain: { domain: Domain; exactValues: boolean }, least: unknown, greatest: unknown): Promise<Bound> {
+  const exists: Query = { exists: { field: key.field } };
+  const axis = axisOf(domain.domain, key.desc, least, greatest);
   const before = (i: bigint): Query => ({ range: { [key.field]: { [key.desc ? 'gt' : 'lt']: axis.bound(i), ...(domain.domain === 'date' ? { format: 'epoch_millis' } : {}) } } });
   const valuedFrom = (i: bigint): Query => and([q, exists], i === 0n ? [] : [before(i)]);
   // c(i) ranks come before bound i: c(0) = first (nothing is before the first value), c(steps) = first + valued > from.
@@ -123,8 +152,48 @@ async function answer(cluster: Cluster, search: FrontSearch, window: number): Pr
     if (c <= from) lo = within(axis.index((await cluster.firstValue(valuedFrom(lo), key, key.desc ? 'desc' : 'asc')).value), lo, hi - 1n);
     else hi = within(axis.index((await cluster.firstValue(and([q, exists, before(hi)]), key, key.desc ? 'asc' : 'desc')).value) + 1n, lo + 1n, hi);
   }
-  const rest = and(key.missingFirst ? [q, exists] : [q], lo === 0n ? [] : [before(lo)]);
-  return { answer: await cluster.pageAt(rest, from - ranksBefore, size, window), total };
+  return { before: lo === 0n ? undefined : before(lo), ranksBefore };
+}
+
+/** Steps a keyword bisection takes at most; past them the page is walked to from the bound reached. */
+const KEYWORD_STEPS = 64;
+
+/**
+ * The bound for a keyword key: strings in code point order. Bounds are values the cluster showed:
+ * each step takes a string between the two (string-bounds.ts), moves it on to the first value at or
+ * after it (a size-1 search), or, when that is not before the upper bound, back to the last value
+ * before it, and counts the documents before that value: at most three requests a step. It ends
+ * when the page starts within a window of the lower bound, or when no value lies between the
+ * bounds (the page is inside the lower bound's value, walked to).
+ */
+async function keywordBound(cluster: Cluster, { q, key, first, valued, from, size, window }: Bisection, least: string, greatest: string): Promise<Bound> {
+  const exists: Query = { exists: { field: key.field } };
+  const before = (b: string): Query => ({ range: { [key.field]: { [key.desc ? 'gt' : 'lt']: b } } });
+  const count = async (b: string) => first + (await cluster.count(and([q, before(b)])));
+  // In the sort's order: the first value, and the last.
+  const [start, end] = key.desc ? [greatest, least] : [least, greatest];
+  // The page starts inside the last value.
+  const beforeEnd = await count(end);
+  if (beforeEnd <= from) return { before: before(end), ranksBefore: beforeEnd };
+  let [lo, ranksBefore] = [start, first];
+  let hi = end;
+  const order = (a: string, b: string) => (key.desc ? compareCodePoints(b, a) : compareCodePoints(a, b));
+  for (let step = 0; ranksBefore < from + size - window && step < KEYWORD_STEPS; step++) {
+    const mid = key.desc ? between(hi, lo) : between(lo, hi);
+    if (mid === undefined) break;
+    // The first value at or after mid in the order; if it is not before hi, the last value before mid.
+    let value = valueOf(await cluster.firstValue(and([q, exists], [before(mid)]), key, key.desc ? 'desc' : 'asc'));
+    if (value === undefined || order(value, hi) >= 0) {
+      value = valueOf(await cluster.firstValue(and([q, exists, before(mid)], [before(lo)]), key, key.desc ? 'asc' : 'desc'));
+      // Nothing between the bounds: the page lies inside the lower bound's value.
+      if (value === undefined || order(value, lo) <= 0) break;
+    }
+    if (order(value, lo) <= 0 || order(value, hi) >= 0) throw new NotBisectable();
+    const c = await count(value);
+    if (c <= from) [lo, ranksBefore] = [value, c];
+    else hi = value;
+  }
+  return { before: lo === start ? undefined : before(lo), ranksBefore };
 }
 
 /** A page inside the window: the cluster's own from/size, its total read from the answer. */
@@ -134,6 +203,11 @@ async function shallow(cluster: Cluster, search: FrontSearch): Promise<ColdPage>
   if (answer.status !== 200) return { answer, total: 0 };
   const { hits } = JSON.parse(answer.text) as { hits: { total: { value: number } } };
   return { answer, total: hits.total.value };
+}
+
+/** A keyword sort value the cluster showed. */
+function valueOf({ value }: { value: unknown }): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** The first clause of a sort, if it is a field sorted by its min (asc) or max (desc) with `missing` first or last. */
@@ -158,6 +232,7 @@ const DOMAINS: Record<string, Domain> = {
   long: 'integer', integer: 'integer', short: 'integer', byte: 'integer', unsigned_long: 'integer',
   double: 'double', float: 'double', half_float: 'double', scaled_float: 'double',
   date: 'date',
+  keyword: 'keyword',
 };
 
 /** The field's mapping in one index's `properties`: a dotted path through objects and multi-fields; 'nested' below a nested object. */
