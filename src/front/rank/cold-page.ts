@@ -416,8 +416,9 @@ class Cluster {
       let after: string | undefined;
       for (let skipped = 0; skipped < offset; ) {
         const step = Math.min(offset - skipped, window);
-        const body = { pit: { id, keep_alive: '1m' }, query, sort, ...runtime, _source: false, track_total_hits: false, ...(after === undefined ? { from: step - 1, size: 1 } : { size: step }) };
-        const walked = await this.calls.call('walk', 'POST', '/_search', headers, withSearchAfter(body, after));
+        const body = { pit: { id, keep_alive: '1m' }, query, sort, ...runtime, _source: false, stored_fields: '_none_', track_total_hits: false, ...(after === undefined ? { from: step - 1, size: 1 } : { size: step }) };
+        // Only the sort values are read: the cluster leaves the rest of each hit out of its answer.
+        const walked = await this.calls.call('walk', 'POST', `/_search?${WALK_FILTER}`, headers, withSearchAfter(body, after));
         // A point in time lost mid-walk: the rank index's walk starts again on a new one.
         if (walked.status !== 200) throw new NotBisectable();
         const text = this.complete(walked);
@@ -451,6 +452,9 @@ class Cluster {
     return answer.text;
   }
 }
+
+/** What a walk inside a tie reads of each answer (pit_id, whether shards failed, the hits' sort values). */
+const WALK_FILTER = 'filter_path=pit_id,_shards.failed,hits.hits.sort';
 
 /** The body's JSON with the cluster's own sort values (their text as sent: longs beyond 2^53 stay exact) as `search_after`. */
 function withSearchAfter(body: Record<string, unknown>, after: string | undefined): string {
