@@ -12,13 +12,14 @@
  * The cluster breaks ties by shard and document the same way under a narrower query, so rank `from`
  * of the user's order is rank `from − c(b)` of that narrower query.
  *
- * Requests: the mapping (is the key a number or a date?), two size-1 searches (the total, the count of
+ * Requests: the mapping (is the key a number, a date or a keyword?), two size-1 searches (the total, the count of
  * documents with a value, the least and greatest values), then `_count`s bisecting the bound over the
  * values between them (integers for longs and dates, the ordering of doubles for doubles) until
  * `c(b) ≤ from` and `from − c(b) + size ≤ window`, then one `_search` at `from − c(b)`. A step whose
  * half of the bounds held no document is followed by a size-1 search that moves the bound on to the
  * nearest value: values sparse in their range, or a tie, cost a few steps rather than all of them
- * (62 for doubles). At most 2·log2(max − min + 1) + 4 requests in all, far fewer in practice.
+ * (62 for doubles). At most 2·log2(max − min + 1) + 4 requests in all, far fewer in practice. A
+ * keyword's bounds are strings (keywordBound): at most three requests a step.
  * Where one value (or the block of documents without one) holds more documents than the window, no
  * bound can narrow the page enough: the page is then walked to inside that tie with `search_after` in
  * a point in time (`_shard_doc` as the last key; Elasticsearch's `_pit` or OpenSearch's
