@@ -92,8 +92,11 @@ function collect(n: u32, k: u32, out: usize): u32 {
   cap = bounded ? min(n, max(want * 2, 256)) : n;
   bufImg = alloc((<usize>cap) << 3);
   bufEnt = alloc((<usize>cap) << 2);
-  scan(n, sampled ? sampleLimit(n) : i64.MAX_VALUE);
-  if (size < want) scan(n, i64.MAX_VALUE);
+  const start = sampled ? sampleLimit(n) : i64.MAX_VALUE;
+  scan(n, start);
+  // A sampled limit that let fewer than k through is dropped; without one, every entry (after the
+  // position) has been offered already: fewer than k come after it, and a second pass finds no more.
+  if (size < want && start != i64.MAX_VALUE) scan(n, i64.MAX_VALUE);
   size = keepFirst(bufImg, bufEnt, size, want);
   sortBuffer();
   // After a position, fewer than k entries may come after it.
