@@ -26,7 +26,8 @@ const INTEGER_RANGES: Partial<Record<FieldType, [number, number]>> = {
   byte: [-128, 127],
   unsigned_long: [0, 2 ** 64 - 1],
 };
-const WHOLE_TYPES = new Set<FieldType>(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+/** Numeric types that hold whole numbers: a fraction is cut off when a value is read. */
+export const WHOLE_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 /** ES's `index.mapping.depth.limit`: how deep objects (and here arrays) may nest in a document. */
 const MAX_DEPTH = 20;
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;

@@ -70,7 +70,8 @@ function valuesFor(field: string): fc.Arbitrary<QueryValue> {
     case 'body':
       return fc.constantFrom('fox', 'quick', 'Quick', 'dog');
     case 'n':
-      return fc.oneof(fc.integer({ min: -2, max: 2 }), fc.constantFrom('1', '-2'));
+      // Fractions too: a long field takes a range's fractional ends inward, and no term matches one.
+      return fc.oneof(fc.integer({ min: -2, max: 2 }), fc.constantFrom('1', '-2', 0.5, -1.5, '1.5', -5e-324));
     case 'x':
       return fc.constantFrom(-1.5, 0, 2.25, '2.25');
     case 'when':
@@ -159,7 +160,7 @@ function termMatches(field: string, value: QueryValue, caseInsensitive: boolean,
     case 'body':
       return analyze(doc.body ?? '').some((t) => same(t, String(value)));
     case 'n':
-      return (doc.n ?? []).includes(Number(value));
+      return Number.isInteger(Number(value)) && (doc.n ?? []).includes(Number(value));
     case 'x':
       return doc.x === Number(value);
     case 'when': {
@@ -217,7 +218,8 @@ function rangeMatches(field: string, gte: QueryValue, lte: QueryValue, doc: Doc)
     case '_routing':
       return terms(doc.routing === undefined ? [] : [doc.routing]);
     case 'n':
-      return numbers(doc.n ?? [], Number(gte), Number(lte));
+      // Whole numbers: a fractional end is taken inward (gte 0.5 is ≥ 1, lte -1.5 is ≤ -2).
+      return numbers(doc.n ?? [], Math.ceil(Number(gte)), Math.floor(Number(lte)));
     case 'x':
       return numbers(doc.x === undefined ? [] : [doc.x], Number(gte), Number(lte));
     case 'when':

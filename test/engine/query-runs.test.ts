@@ -134,7 +134,18 @@ describe('query runs', () => {
         // A range, or a term (one value is a range of one), as the case may be.
         const query: Query = value % 3 === 0 ? { kind: 'term', field: 'n', value, caseInsensitive: false, boost: 1 } : { kind: 'range', field: 'n', ...bounds, boost: 1 };
         const hits = (paging: 'top_k' | 'sorted_runs') => engine.search('ranges', searchRequest({ query, size: 200, paging, sort: [{ kind: 'doc', order: 'asc' }] })).hits.hits.map((h) => h._id);
+        // The plain model: every document's value tested against the bounds.
+        const inRange = (n: number) =>
+          value % 3 === 0
+            ? n === value
+            : (bounds.gt === undefined || n > bounds.gt) && (bounds.gte === undefined || n >= bounds.gte) && (bounds.lt === undefined || n < bounds.lt) && (bounds.lte === undefined || n <= bounds.lte);
+        const expected = Array.from({ length: 3 }, (_, part) => Array.from({ length: 60 }, (_, i) => ({ id: `${part}-${i}`, n: i % 7 === 0 ? undefined : (i * 13 + part) % 23 })))
+          .flat()
+          .filter(({ n }) => n !== undefined && inRange(n))
+          .map(({ id }) => id)
+          .sort();
         const scanned = hits('top_k');
+        expect([...scanned].sort()).toEqual(expected);
         expect(hits('sorted_runs')).toEqual(scanned);
         await engine.runs.settled();
         engine.clearCaches('ranges');
@@ -175,7 +186,15 @@ describe('query runs', () => {
           return { total: hits.total, ids: hits.hits.map((h) => h._id) };
         };
         expect(page('sorted_runs')).toEqual(page('top_k'));
-        expect(engine.count('known', query).count).toBe(page('top_k').total && (page('top_k').total as { value: number }).value);
+        // The count against the plain model: live documents whose value is in [lo, lo + width).
+        const expected = ids.filter((id) => {
+          if (gone.includes(id)) return false;
+          const [part, i] = id.split('-').map(Number);
+          const n = (i * 7 + part) % 31;
+          return i % 9 !== 0 && n >= lo && n < lo + width;
+        }).length;
+        expect(engine.count('known', query).count).toBe(expected);
+        expect(page('top_k').total).toEqual({ value: expected, relation: 'eq' });
         // Put back what was deleted, for the next case.
         if (gone.length > 0) {
           await engine.write(gone.map((id) => { const [part, i] = id.split('-').map(Number); return { action: 'index' as const, index: 'known', id, source: i % 9 === 0 ? { tag: 'x' } : { n: (i * 7 + part) % 31, at: (i * 11) % 17 } }; }));

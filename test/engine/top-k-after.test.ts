@@ -3,7 +3,8 @@
  * top_k` does for every search): each shard's best `size` after the position, found by a scan of its
  * matches, merged at the coordinator. Walked page by page, with and without a point in time, it gives
  * the same hits, in the same order, with the same sort values as sorted runs, and as one top-k page of
- * everything; and it reads no sorted run and builds none, even where the segments keep runs already.
+ * everything; and it reads no sorted run and builds none, even where the segments keep runs already
+ * (but for a numeric range's field run, which stands for the field's points).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -85,6 +86,13 @@ describe('search_after by top_k paging', () => {
               engine.search(name, searchRequest({ query, sort, from: 1_000, size: 1 }));
               await engine.runs.settled();
             }
+            // A numeric range finds its matches in the field's ascending run, as Elasticsearch finds
+            // them in the field's points: built here first, so that the walks build nothing.
+            const ranged = query.kind === 'range';
+            if (ranged) {
+              engine.search(name, searchRequest({ query, sort, size: 1, paging: 'top_k' }));
+              await engine.runs.settled();
+            }
             const pit = { id: engine.openPointInTime(name, 60_000).id };
             const walk = (paging: Paging, inPit: boolean) => {
               const hits: { _id?: string; sort?: unknown[] }[] = [];
@@ -102,7 +110,10 @@ describe('search_after by top_k paging', () => {
               const label = JSON.stringify({ inPit, shards, sort, query, size, warm, segmentDocs });
               const before = runFigures(engine);
               const topK = walk('top_k', inPit);
-              expect(runFigures(engine), label).toEqual(before);
+              // Only a range's field run is read (a hit); no run is missed, built or scheduled.
+              const after = runFigures(engine);
+              expect({ ...after, hit_count: 0 }, label).toEqual({ ...before, hit_count: 0 });
+              if (!ranged) expect(after.hit_count, label).toBe(before.hit_count);
               expect(walk('sorted_runs', inPit), label).toEqual(topK);
               await engine.runs.settled();
               expect(walk('sorted_runs', inPit), `${label}, runs built`).toEqual(topK);

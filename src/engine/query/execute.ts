@@ -15,7 +15,8 @@ import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { compareTerms, lowerBound as termLowerBound } from '../terms.ts';
 import { firstNotBefore, lowerBound, upperBound } from '../binary-search.ts';
 import { lengthToNorm, phraseScorer, termScorer, type TermStatistics } from './bm25.ts';
-import { failedToCreateQuery, parseBound } from './bounds.ts';
+import { closedInterval, nextDown, nextUp, termBounds } from './bounds.ts';
+import { numbersBetween, valuesBetween, type FieldRun } from './column-ranges.ts';
 import { cannotUse, isMetadataField, matchMetadata } from './metadata-fields.ts';
 import { allDocs, constantScore, everyDoc, disjunctionMax, intersect, NO_MATCHES, subtract, unite, type Matches } from './matches.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
@@ -41,15 +42,6 @@ export interface SegmentContext {
    * search keeps such a run: a range over a single-valued field is then two binary searches.
    */
   sortedBy?: (field: string) => FieldRun | undefined;
-}
-
-/**
- * A segment's live documents sorted by a numeric field: its values in that order and their
- * positions. Read through functions, when needed: wasm memory may grow, and move, between reads.
- */
-export interface FieldRun {
-  values(): Float64Array;
-  positions(): Uint32Array;
 }
 
 /**
@@ -125,7 +117,8 @@ function boolQuery(query: Extract<Query, { kind: 'bool' }>, context: SegmentCont
   const { must, filter, should, mustNot } = query;
   const count = context.live.segment.count;
   if (must.length + filter.length + should.length + mustNot.length === 0) return allDocs(count, scored ? boost : undefined);
-  const required = [...must.map((q) => matchSegment(q, context, scored, boost)), ...filter.map((q) => matchSegment(q, context, false))];
+  const { filter: filters, mustNot: exclusions, merged } = mergedRanges(filter, mustNot, context);
+  const required = [...must.map((q) => matchSegment(q, context, scored, boost)), ...filters.map((q) => matchSegment(q, context, false)), ...merged];
   const optional = should.map((q) => matchSegment(q, context, scored, boost));
   let minimum = query.minimumShouldMatch === undefined ? 0 : minimumShouldMatch(query.minimumShouldMatch, should.length);
   // Without a must or filter clause, a should clause must match (Lucene's plain boolean semantics).
@@ -139,7 +132,7 @@ function boolQuery(query: Extract<Query, { kind: 'bool' }>, context: SegmentCont
     else if (minimum > 0) matches = intersect([req, unite(optional, scored, minimum)], scored);
     else matches = withOptional(req, unite(optional, scored));
   }
-  if (mustNot.length > 0) matches = subtract(matches, unite(mustNot.map((q) => matchSegment(q, context, false)), false));
+  if (exclusions.length > 0) matches = subtract(matches, unite(exclusions.map((q) => matchSegment(q, context, false)), false));
   return matches;
 }
 
@@ -189,99 +182,104 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
   const [lo, hi] = termBounds(mapping, field, value, context.now);
   const column = segment.columns.get(field);
   if (!column) return NO_MATCHES;
-  return constantScore(numbersBetween(field, column, lo, hi, context), scored ? boost : undefined);
+  return constantScore(numbersBetween(column, lo, hi, context.live, () => context.sortedBy?.(field)), scored ? boost : undefined);
 }
 
-/**
- * The values a term on a numeric field matches: the number itself, or on a date every instant of
- * the value's rounding unit, as Elasticsearch turns a term on a date into a range from the value
- * rounded down to the value rounded up (`2024-01-02` is the whole day; epoch millis one instant).
- */
-function termBounds(mapping: FieldMapping, field: string, value: QueryValue, now: number): [lo: number, hi: number] {
-  if (mapping.type === 'date') return [parseBound(mapping, field, value, { roundUp: false, now }), parseBound(mapping, field, value, { roundUp: true, now })];
-  const number = fieldNumber(mapping, field, value);
-  return [number, number];
-}
-
-/** The value as the numeric field reads it; a value it cannot read fails the query, as in Elasticsearch. */
-function fieldNumber(mapping: FieldMapping, field: string, value: QueryValue): number {
-  const number = parseValue(mapping, value);
-  if (typeof number !== 'number') throw failedToCreateQuery(`For input string: "${String(value)}"`, field);
-  return number;
-}
-
-function rangeQuery(query: Extract<Query, { kind: 'range' }>, context: SegmentContext): Matches {
+function rangeQuery(query: RangeQuery, context: SegmentContext): Matches {
   if (isMetadataField(query.field)) return matchMetadata(query.field, query, context, false, 1);
   const mapping = context.mappings.get(query.field);
   if (!mapping) return NO_MATCHES;
-  const { segment } = context.live;
-  if (mapping.type === 'keyword' || mapping.type === 'text') {
-    const above = (t: string) =>
-      (query.gt === undefined || compareTerms(t, String(query.gt)) > 0) &&
-      (query.gte === undefined || compareTerms(t, String(query.gte)) >= 0);
-    const past = (t: string) =>
-      (query.lt !== undefined && compareTerms(t, String(query.lt)) >= 0) ||
-      (query.lte !== undefined && compareTerms(t, String(query.lte)) > 0);
-    const lower = query.gte ?? query.gt;
-    return termsWhere('range', query.field, context, { test: (t) => above(t) && !past(t), from: lower === undefined ? undefined : String(lower), past });
-  }
-  const column = segment.columns.get(query.field);
-  if (!column) return NO_MATCHES;
-  const bound = (value: QueryValue | undefined, roundUp: boolean) => (value === undefined ? undefined : parseBound(mapping, query.field, value, { roundUp, now: context.now, format: query.format, timeZone: query.timeZone }));
-  const gt = bound(query.gt, true), gte = bound(query.gte, false), lt = bound(query.lt, false), lte = bound(query.lte, true);
-  // One closed interval: an open end moves to the next double inward.
-  const lo = Math.max(gte ?? -Infinity, gt === undefined ? -Infinity : nextUp(gt));
-  const hi = Math.min(lte ?? Infinity, lt === undefined ? Infinity : nextDown(lt));
-  return numbersBetween(query.field, column, lo, hi, context);
+  if (mapping.type === 'text') return termsWhere('range', query.field, context, rangeTerms(query));
+  const interval = columnInterval(query, context);
+  return interval ? intervalMatches(query.field, interval, context) : NO_MATCHES;
 }
 
-/** Documents with a value of the numeric field in [lo, hi]: from its sorted run when kept (single-valued columns), else a scan. */
-function numbersBetween(field: string, column: FieldColumn, lo: number, hi: number, context: SegmentContext): Matches {
-  const sorted = column.several === undefined ? context.sortedBy?.(field) : undefined;
-  return sorted ? sortedBetween(sorted, column, context.live, lo, hi) : valuesBetween(column, lo, hi, context.live);
+type RangeQuery = Extract<Query, { kind: 'range' }>;
+
+/** The values of a column in a closed interval (keywords by ordinal). */
+interface ColumnInterval {
+  column: FieldColumn;
+  lo: number;
+  hi: number;
 }
 
 /**
- * Documents with a value in [lo, hi] from the field's sorted run of the snapshot (its deletes left
- * out): the entries between two binary searches (missing values, NaN, sort last and fail both
- * bounds). They are known at once, by count and by the column's value; listed in position order
- * only when read.
+ * A range on a numeric, date, boolean or keyword field as a closed interval of the segment's column
+ * (a keyword's terms in range are one span of its ordinals); undefined where the segment has no
+ * column for the field, or the field is not one of those.
  */
-function sortedBetween(sorted: FieldRun, column: FieldColumn, live: SegmentContext['live'], lo: number, hi: number): Matches {
-  if (!(lo <= hi)) return NO_MATCHES;
-  const values = sorted.values();
-  const a = lowerBound(values, lo);
-  const b = upperBound(values, hi, a);
-  const found = b - a;
-  const count = live.segment.count;
-  const { min } = column;
-  const { deleted } = live;
-  let docs: Uint32Array | undefined;
-  return {
-    known: {
-      count: found,
-      has: (doc) => min[doc] >= lo && min[doc] <= hi && !(deleted && deleted[doc] === 1),
-    },
-    get docs() {
-      return (docs ??= listBetween(sorted.positions(), a, b, count));
-    },
-  };
+function columnInterval(query: RangeQuery, context: SegmentContext): ColumnInterval | undefined {
+  const mapping = context.mappings.get(query.field);
+  const column = context.live.segment.columns.get(query.field);
+  if (!mapping || !column || mapping.type === 'text' || isMetadataField(query.field)) return undefined;
+  if (column.kind === 'keyword') {
+    const set = rangeTerms(query);
+    const [start, end] = termSpan(column.terms, set);
+    return { column, lo: firstNotBefore(start, end, (ord) => !set.test(column.terms[ord])), hi: end - 1 };
+  }
+  const [lo, hi] = closedInterval(mapping, query.field, query, { now: context.now, format: query.format, timeZone: query.timeZone });
+  return { column, lo, hi };
 }
 
-/** Positions[a, b) in ascending order: few are sorted, many are marked and read back in order. */
-function listBetween(positions: Uint32Array, a: number, b: number, count: number): Uint32Array {
-  const found = b - a;
-  if (found * 16 < count) return positions.slice(a, b).sort();
-  const marked = new Uint8Array(count);
-  for (let i = a; i < b; i++) marked[positions[i]] = 1;
-  // Without a branch (a mark is 0 or 1): one slot of room for the write past the last.
-  const docs = new Uint32Array(found + 1);
-  let at = 0;
-  for (let doc = 0; doc < count; doc++) {
-    docs[at] = doc;
-    at += marked[doc];
+function intervalMatches(field: string, { column, lo, hi }: ColumnInterval, context: SegmentContext): Matches {
+  return column.kind === 'number' ? numbersBetween(column, lo, hi, context.live, () => context.sortedBy?.(field)) : valuesBetween(column, lo, hi, context.live);
+}
+
+/** A range's terms, in code point order (within the span, the test holds from the first term that passes on). */
+function rangeTerms(query: RangeQuery): TermSet {
+  const above = (t: string) =>
+    (query.gt === undefined || compareTerms(t, String(query.gt)) > 0) &&
+    (query.gte === undefined || compareTerms(t, String(query.gte)) >= 0);
+  const past = (t: string) =>
+    (query.lt !== undefined && compareTerms(t, String(query.lt)) >= 0) ||
+    (query.lte !== undefined && compareTerms(t, String(query.lte)) > 0);
+  const lower = query.gte ?? query.gt;
+  return { test: (t) => above(t) && !past(t), from: lower === undefined ? undefined : String(lower), past };
+}
+
+/**
+ * Filter ranges and excluded ranges on one single-valued field of the segment, taken as one interval
+ * where the exclusions cut the filter's interval at an end (`> a` but not `> b` is (a, b]): one run
+ * lookup or pass, rather than listing both and subtracting. The clauses left, and the merged
+ * intervals' matches (each merged clause still counts as a clause).
+ */
+function mergedRanges(filter: readonly Query[], mustNot: readonly Query[], context: SegmentContext): { filter: readonly Query[]; mustNot: readonly Query[]; merged: Matches[] } {
+  if (!mustNot.some((q) => q.kind === 'range') || !filter.some((q) => q.kind === 'range')) return { filter, mustNot, merged: [] };
+  const filters = [...filter];
+  const exclusions = [...mustNot];
+  const merged: Matches[] = [];
+  for (let i = 0; i < filters.length; i++) {
+    const kept = filters[i];
+    if (kept.kind !== 'range') continue;
+    const interval = columnInterval(kept, context);
+    if (!interval || interval.column.several !== undefined) continue;
+    let { lo, hi } = interval;
+    let cuts = 0;
+    for (let j = 0; j < exclusions.length; j++) {
+      const out = exclusions[j];
+      if (out.kind !== 'range' || out.field !== kept.field) continue;
+      const excluded = columnInterval(out, context);
+      const left = excluded && withoutInterval(lo, hi, excluded.lo, excluded.hi);
+      if (!left) continue;
+      [lo, hi] = left;
+      exclusions.splice(j--, 1);
+      cuts++;
+    }
+    if (cuts === 0) continue;
+    for (let n = 0; n <= cuts; n++) countClause(context);
+    filters.splice(i--, 1);
+    merged.push(intervalMatches(kept.field, { column: interval.column, lo, hi }, context));
   }
-  return docs.subarray(0, found);
+  return { filter: filters, mustNot: exclusions, merged };
+}
+
+/** [lo, hi] without [a, b], when that is one interval (lo > hi: none); undefined when [a, b] makes a hole in it. */
+function withoutInterval(lo: number, hi: number, a: number, b: number): [lo: number, hi: number] | undefined {
+  if (!(a <= b) || b < lo || a > hi) return [lo, hi];
+  if (a <= lo && b >= hi) return [1, 0];
+  if (a <= lo) return [nextUp(b), hi];
+  if (b >= hi) return [lo, nextDown(a)];
+  return undefined;
 }
 
 function existsQuery(field: string, context: SegmentContext): Matches {
@@ -543,82 +541,6 @@ function valuesWhere(column: FieldColumn, test: (value: number) => boolean): Mat
     if ((numbers ? value === value : value >= 0) && test(value)) docs[found++] = doc;
   }
   return { docs: docs.slice(0, found) };
-}
-
-/** Documents with at least one value in [lo, hi]: {@link valuesWhere}'s loop with the test written in. */
-function valuesBetween(column: FieldColumn, lo: number, hi: number, live: SegmentContext['live']): Matches {
-  const { min, max, several } = column;
-  if (!(lo <= hi)) return NO_MATCHES;
-  const n = min.length;
-  if (several === undefined) return singleValuesBetween(min, lo, hi, live);
-  const docs = new Uint32Array(n);
-  let found = 0;
-  for (let doc = 0; doc < n; doc++) {
-    if (several !== undefined && max![doc] !== min[doc]) {
-      let hit = false;
-      forEachValue(column, doc, (value) => {
-        hit ||= value >= lo && value <= hi;
-      });
-      if (hit) docs[found++] = doc;
-      continue;
-    }
-    // A missing value (NaN, or ordinal -1 below any bound given as an ordinal) fails the test.
-    const value = min[doc];
-    if (value >= lo && value <= hi) docs[found++] = doc;
-  }
-  return { docs: docs.slice(0, found) };
-}
-
-/**
- * {@link valuesBetween} over a single-valued column, known by a count (live documents only) and a
- * test; listed only when read (a `_count`, or a conjunction that reads only the test, never lists
- * them). Both passes run without a branch per document (`+(test)` turns a comparison into 0 or 1
- * without one; a branch would mispredict at every match).
- */
-function singleValuesBetween(values: Float64Array | Int32Array, lo: number, hi: number, { deleted }: SegmentContext['live']): Matches {
-  const n = values.length;
-  let count = 0;
-  if (deleted) for (let doc = 0; doc < n; doc++) count += +(values[doc] >= lo) & +(values[doc] <= hi) & (deleted[doc] ^ 1);
-  else for (let doc = 0; doc < n; doc++) count += +(values[doc] >= lo) & +(values[doc] <= hi);
-  let docs: Uint32Array | undefined;
-  return {
-    known: { count, has: (doc) => values[doc] >= lo && values[doc] <= hi && !(deleted && deleted[doc] === 1), between: { values, lo, hi } },
-    get docs() {
-      if (docs) return docs;
-      // One slot of room for the write past the last match.
-      const list = new Uint32Array(count + 1);
-      let found = 0;
-      if (deleted) {
-        for (let doc = 0; doc < n; doc++) {
-          list[found] = doc;
-          found += +(values[doc] >= lo) & +(values[doc] <= hi) & (deleted[doc] ^ 1);
-        }
-      } else {
-        for (let doc = 0; doc < n; doc++) {
-          list[found] = doc;
-          found += +(values[doc] >= lo) & +(values[doc] <= hi);
-        }
-      }
-      return (docs = list.subarray(0, count));
-    },
-  };
-}
-
-const bits = new Float64Array(1);
-const bitsAsInt = new BigInt64Array(bits.buffer);
-
-/** The next double above `x` (x itself for +∞ or NaN). */
-function nextUp(x: number): number {
-  if (Number.isNaN(x) || x === Infinity) return x;
-  if (x === 0) return Number.MIN_VALUE;
-  bits[0] = x;
-  bitsAsInt[0] += x > 0 ? 1n : -1n;
-  return bits[0];
-}
-
-/** The next double below `x`. */
-function nextDown(x: number): number {
-  return -nextUp(-x);
 }
 
 function docsWhere(count: number, test: (doc: number) => boolean): Matches {

@@ -16,7 +16,7 @@
  * - Fields deeppage keeps nothing for (`_ignored`, `_field_names`, `_tier`, …) are refused as unsupported.
  */
 import { badRequest, illegalArgument, notSupported, type EsError } from '../errors.ts';
-import { parseBound } from './bounds.ts';
+import { closedInterval, parseBound } from './bounds.ts';
 import { termScorer, type TermStatistics } from './bm25.ts';
 import { allDocs, constantScore, NO_MATCHES, type Matches } from './matches.ts';
 import type { QueryValue } from './query.ts';
@@ -223,13 +223,9 @@ function routingStatistics(value: string, shard: readonly LiveSegment[]): TermSt
 
 /** Documents whose `_seq_no` is within the range's bounds, read as longs. */
 function seqsBetween(query: Extract<FieldQuery, { kind: 'range' }>, context: MetadataContext): Matches {
-  const bound = (value: QueryValue | undefined, roundUp: boolean) => (value === undefined ? undefined : parseBound(LONG, '_seq_no', value, { roundUp, now: context.now }));
-  const gt = bound(query.gt, true), gte = bound(query.gte, false), lt = bound(query.lt, false), lte = bound(query.lte, true);
+  const [lo, hi] = closedInterval(LONG, '_seq_no', query, { now: context.now });
   const { seqs, count } = context.live.segment;
   const docs: number[] = [];
-  for (let local = 0; local < count; local++) {
-    const seq = seqs[local];
-    if ((gt === undefined || seq > gt) && (gte === undefined || seq >= gte) && (lt === undefined || seq < lt) && (lte === undefined || seq <= lte)) docs.push(local);
-  }
+  for (let local = 0; local < count; local++) if (seqs[local] >= lo && seqs[local] <= hi) docs.push(local);
   return { docs: Uint32Array.from(docs) };
 }

@@ -18,7 +18,8 @@
 import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts';
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
 import { filterMatches, matchCount, NO_MATCHES, type Matches } from '../query/matches.ts';
-import { matchSegment, TooManyClauses, type FieldRun, type SegmentContext } from '../query/execute.ts';
+import type { FieldRun } from '../query/column-ranges.ts';
+import { matchSegment, TooManyClauses, type SegmentContext } from '../query/execute.ts';
 import type { TermStatistics } from '../query/bm25.ts';
 import { readsNow, type Query } from '../query/query.ts';
 import { checkQueryStrings } from '../query/query-string.ts';
@@ -119,7 +120,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
     } else {
       let statistics = statsByShard.get(shard);
       if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-      const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs, request.paging) };
+      const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs) };
       const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore, segment.only?.docs));
       total += matchCount(matches);
       if (scored && size > 0 && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
@@ -243,10 +244,10 @@ function memberTest(matches: Matches, want: number, count: number): (p: number) 
 /**
  * The segment's run by a numeric field, ascending, for ranges over it: kept runs serve any range as
  * two binary searches. The first range on a field scans the column and builds the run between
- * requests, as a sort by the field would (`top_k` paging keeps to Elasticsearch's way: a scan).
+ * requests, as a sort by the field would. `top_k` paging reads ranges from it too: Elasticsearch
+ * finds a numeric range in the field's points (a BKD tree, sorted by value), not by a scan.
  */
-function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache, paging: Paging): FieldRun | undefined {
-  if (paging !== 'sorted_runs') return undefined;
+function sortedBy(field: string, live: SegmentRef['live'], runs: RunCache): FieldRun | undefined {
   const key = numberKey({ kind: 'field', field, order: 'asc', missing: '_last' });
   const runKey = orderName([key.id]);
   const run = runs.get(live, runKey);
