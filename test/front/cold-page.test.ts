@@ -287,6 +287,36 @@ describe('coldPage', () => {
     }
   });
 
+  it('reads a deep page from between two bounds when the bisection found one the page lies before', async () => {
+    /** The page's request bodies, as sent. */
+    class Recorded extends ClusterCalls {
+      pages: { query: { bool: { filter: unknown[]; must_not?: unknown[] } } }[] = [];
+      override call(...args: Parameters<ClusterCalls['call']>): ReturnType<ClusterCalls['call']> {
+        const [purpose, , , , body] = args;
+        if (purpose === 'page') this.pages.push(JSON.parse(typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body)));
+        return super.call(...args);
+      }
+    }
+    let bounded = 0;
+    for (const field of ['n', 'x', 'd', 's'] as const) {
+      const c: Case = { indices: 'cold5', field, desc: field === 'x', missingFirst: false, filtered: false };
+      const ids = await order(c);
+      for (const from of [60, 120, 180]) {
+        const cluster = new Recorded(new ClusterHosts({ hosts: [new URL(url)] }), {});
+        const page = await coldPage(cluster, search('cold5', bodyOf(c), from, 10), WINDOW);
+        expect(JSON.parse(page!.answer.text).hits.hits.map(named)).toEqual(ids.slice(from, from + 10));
+        const [{ query }] = cluster.pages;
+        const [q, ...upTo] = query.bool.filter;
+        if (upTo.length === 0) continue;
+        bounded++;
+        // Fewer documents than the same search without the upper bound: the page's search is narrower.
+        const count = async (body: unknown) => (await json('POST', '/cold5/_count', { query: body })).count as number;
+        expect(await count(query)).toBeLessThan(await count({ bool: { filter: [q], ...(query.bool.must_not && { must_not: query.bool.must_not }) } }));
+      }
+    }
+    expect(bounded).toBeGreaterThan(0);
+  });
+
   it("answers a page inside the window with the cluster's own from/size", async () => {
     const c: Case = { indices: 'cold5', field: 'x', desc: true, missingFirst: false, filtered: true };
     const ids = await order(c);

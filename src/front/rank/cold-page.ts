@@ -15,7 +15,9 @@
  * Requests: the mapping (is the key a number, a date or a keyword?), two size-1 searches (the total, the count of
  * documents with a value, the least and greatest values), then `_count`s bisecting the bound over the
  * values between them (integers for longs and dates, the ordering of doubles for doubles) until
- * `c(b) ≤ from` and `from − c(b) + size ≤ window`, then one `_search` at `from − c(b)`. A step whose
+ * `c(b) ≤ from` and `from − c(b) + size ≤ window`, then one `_search` at `from − c(b)` (under
+ * `Q ∧ ¬before(b) ∧ before(b')` when a bound b' with `c(b') ≥ from + size` was counted on the way:
+ * the search then matches the documents between the two bounds only). A step whose
  * half of the bounds held no document is followed by a size-1 search that moves the bound on to the
  * nearest value: values sparse in their range, or a tie, cost a few steps rather than all of them
  * (62 for doubles). At most 2·log2(max − min + 1) + 4 requests in all, far fewer in practice. A
@@ -105,7 +107,7 @@ async function answer(cluster: Cluster, search: FrontSearch, window: number): Pr
     domain.domain === 'keyword'
       ? await keywordBound(cluster, { q, key, first, valued, from, size, window }, String(low.value), String(high.value))
       : await numericBound(cluster, { q, key, first, valued, from, size, window }, domain, low.value, high.value);
-  const rest = and(key.missingFirst ? [q, exists] : [q], found.before === undefined ? [] : [found.before]);
+  const rest = and([...(key.missingFirst ? [q, exists] : [q]), ...found.filters], found.exclusions);
   return { answer: await cluster.pageAt(rest, from - found.ranksBefore, size, window), total };
 }
 
@@ -132,10 +134,24 @@ function slackOf(window: number, size: number): number {
 
 const SLACK = 1000;
 
-/** Where the page is read from: the documents before the bound excluded (none: from the first value), and how many ranks they hold. */
+/**
+ * Where the page is read from: the clauses added to the query (`filters`, `exclusions`) that leave
+ * out the documents before the bound, and how many ranks those hold. When the bisection also found a
+ * bound the whole page lies before, the documents from that one on are left out too, so that the
+ * page's query matches the few documents between the two rather than every one after the first: a
+ * cheaper search for the cluster, a shorter walk inside a tie. (Two clauses, not one range between
+ * the bounds: a document with several values sorts by its least (asc) or greatest (desc), and a
+ * range matches any of them.)
+ */
 interface Bound {
-  before?: Query;
   ranksBefore: number;
+  filters: Query[];
+  exclusions: Query[];
+}
+
+/** The clauses for the documents from `lo` on (every one when undefined), before `hi` when given. */
+function fromTo(lo: Query | undefined, hi: Query | undefined): Pick<Bound, 'filters' | 'exclusions'> {
+  return { filters: hi === undefined ? [] : [hi], exclusions: lo === undefined ? [] : [lo] };
 }
 
 /** The bound for a number or date key: bisection over its whole values (or the order of doubles), counts interpolated every other step. */
@@ -166,7 +182,9 @@ async function numericBound(cluster: Cluster, { q, key, first, valued, from, siz
     if (c <= from) lo = within(axis.index((await cluster.firstValue(valuedFrom(lo), key, key.desc ? 'desc' : 'asc')).value), lo, hi - 1n);
     else hi = within(axis.index((await cluster.firstValue(and([q, exists, before(hi)]), key, key.desc ? 'asc' : 'desc')).value) + 1n, lo + 1n, hi);
   }
-  return { before: lo === 0n ? undefined : before(lo), ranksBefore };
+  // The page ends before bound hi when that one has enough documents before it.
+  const upTo = hi < axis.steps && ranksBeforeHi >= from + size ? before(hi) : undefined;
+  return { ranksBefore, ...fromTo(lo === 0n ? undefined : before(lo), upTo) };
 }
 
 /** Steps a keyword bisection takes at most; past them the page is walked to from the bound reached. */
@@ -188,9 +206,9 @@ async function keywordBound(cluster: Cluster, { q, key, first, valued, from, siz
   const [start, end] = key.desc ? [greatest, least] : [least, greatest];
   // The page starts inside the last value.
   const beforeEnd = await count(end);
-  if (beforeEnd <= from) return { before: before(end), ranksBefore: beforeEnd };
+  if (beforeEnd <= from) return { ranksBefore: beforeEnd, ...fromTo(before(end), undefined) };
   let [lo, ranksBefore] = [start, first];
-  let hi = end;
+  let [hi, ranksBeforeHi] = [end, beforeEnd];
   const order = (a: string, b: string) => (key.desc ? compareCodePoints(b, a) : compareCodePoints(a, b));
   const reach = from - slackOf(window, size);
   for (let step = 0; ranksBefore < reach && step < KEYWORD_STEPS; step++) {
@@ -206,9 +224,9 @@ async function keywordBound(cluster: Cluster, { q, key, first, valued, from, siz
     if (order(value, lo) <= 0 || order(value, hi) >= 0) throw new NotBisectable();
     const c = await count(value);
     if (c <= from) [lo, ranksBefore] = [value, c];
-    else hi = value;
+    else [hi, ranksBeforeHi] = [value, c];
   }
-  return { before: lo === start ? undefined : before(lo), ranksBefore };
+  return { ranksBefore, ...fromTo(lo === start ? undefined : before(lo), ranksBeforeHi >= from + size ? before(hi) : undefined) };
 }
 
 /** A page inside the window: the cluster's own from/size, its total read from the answer. */
