@@ -16,13 +16,13 @@ import { withTempEngine } from './helpers.ts';
 const mappings = { properties: { n: { type: 'long' }, x: { type: 'double' }, k: { type: 'keyword' }, m: { type: 'long' } } };
 const WORDS = ['a', 'ab', 'b', 'ba', 'c', 'é', '中'];
 
-interface Doc {
+type Doc = {
   n?: number;
   x?: number;
   k?: string;
   /** Several values in some documents: never merged. */
   m?: number | number[];
-}
+};
 
 const docArb: fc.Arbitrary<Doc> = fc.record(
   {
