@@ -8,7 +8,7 @@ import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { WrongAnswer } from '../lib/suite.ts';
 
 export interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: string;
   /** Default `application/json` when there is a body. */

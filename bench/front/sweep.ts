@@ -64,6 +64,11 @@ export interface PointResult {
   searchAfter: Cell;
   warm: Cell;
   cold: { measured: ColdSeries } | { missing: string };
+  /**
+   * Past the window: the cluster's own from/size with `index.max_result_window` raised to let it
+   * (what applications do instead of a front), a few pages after an untimed one.
+   */
+  raised: { measured: Timing } | { missing: string };
 }
 
 export interface RankIndexFigures {
@@ -179,6 +184,7 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
         searchAfter: searchAfter ? { measured: measured.get('search_after')! } : { missing: 'not measured' },
         warm: frontOk ? { measured: measured.get('front')! } : { missing: unavailable ? `not available: ${unavailable}` : typeof frontPage === 'string' ? `wrong answer: ${frontPage}` : 'not available: no rank index was built' },
         cold: { missing: unavailable ? `not available: ${unavailable}` : 'not measured' },
+        raised: { missing: cluster === 'refused' ? 'not measured' : 'within the window' },
       };
       points.push(point);
       log(`  from=${String(from).padEnd(7)} cluster ${cellLine(point.cluster)} · search_after ${cellLine(point.searchAfter)} · front warm ${cellLine(point.warm)}`);
@@ -196,6 +202,9 @@ export async function sweepFront(job: SweepJob): Promise<SweepResult> {
       }
       coldMethod = cold.method();
     }
+
+    // 6. The cluster's own from/size past its window, the window raised for each depth.
+    await raisedWindow(job, points.filter((p) => 'missing' in p.cluster && p.cluster.missing === 'refused'));
     return { label, index: job.index, shards: job.shards, docs: key.ranked.length, key, size, points, unavailable, rankIndex, frontSettings: front.settings, coldMethod };
   });
 }
@@ -226,6 +235,38 @@ function cellLine(cell: Cell): string {
   return `p50 ${timing.median.toFixed(3)} ms (${timing.samples} requests${states.none === timing.samples ? '' : `, ${JSON.stringify(states)}`})`;
 }
 
+/** Pages timed at each depth with the window raised, after two untimed. */
+export const RAISED_SAMPLES = 3;
+
+/**
+ * Each depth's page from the cluster's own from/size, `index.max_result_window` raised to from + size
+ * for it (and put back to the default after): checked against the data set, once more untimed, then timed.
+ */
+async function raisedWindow(job: SweepJob, points: PointResult[]): Promise<void> {
+  if (points.length === 0) return;
+  const settings = (window: number | null): Call => ({ method: 'PUT', path: `/${encodeURIComponent(job.index)}/_settings`, body: JSON.stringify({ index: { max_result_window: window } }) });
+  try {
+    for (const point of points) {
+      const set = await job.cluster.send(settings(point.from + job.size));
+      if (set.status !== 200) {
+        point.raised = { missing: `not measured: the cluster refused the window of ${point.from + job.size}: ${set.status}` };
+        continue;
+      }
+      const call = pageCall(job.index, job.key, point.from, job.size);
+      const page = readPage(await job.cluster.send(call), job.key, point.from, job.size);
+      if (typeof page === 'string') throw new WrongAnswer(`the cluster, window raised: ${call.path} ${call.body}: ${page}`);
+      // One more untimed: the first page at a new window warms what the depth needs.
+      await job.cluster.send(call);
+      const ms: number[] = [];
+      for (let i = 0; i < RAISED_SAMPLES; i++) ms.push((await job.cluster.send(call)).ms);
+      point.raised = { measured: summary(ms) };
+      job.log(`  from=${String(point.from).padEnd(7)} cluster, window raised p50 ${point.raised.measured.median.toFixed(3)} ms (${ms.length} pages)`);
+    }
+  } finally {
+    await job.cluster.send(settings(null));
+  }
+}
+
 /**
  * The first request at a depth on a front without a rank index: after `POST /_front/_refresh` (with
  * no build running before it), or, if the front then still answers warm or does not take the
@@ -234,6 +275,9 @@ function cellLine(cell: Cell): string {
  * `X-Deeppage-Page` says.
  */
 const SETTLE_MS = 1000;
+/** The warm-up's cold page: a search of at least this many documents, paged past the window at WARM_FROM. */
+const WARM_MATCHES = 15_000;
+const WARM_FROM = 12_000;
 
 class ColdPages {
   private how: 'refresh' | 'process' = 'refresh';
@@ -247,7 +291,7 @@ class ColdPages {
   method(): string {
     return this.how === 'refresh'
       ? 'once GET /_front/stats showed no build running and no cluster request made for 1 s, POST /_front/_refresh, then the page, then POST /_front/_refresh again (to drop the build the page started)'
-      : `a new front process per page (the old one stopped), 1 s for the cluster to settle, then 20 × GET /, 20 × _count and 5 × the page at from 0 to warm the new process up (none builds a rank index), then the page (${this.switched.join('; ')})`;
+      : `a new front process per page (the old one stopped), 1 s for the cluster to settle, then 20 × GET /, 20 × _count and 5 × the page at from 0 to warm the new process up (none builds a rank index), then one cold page of another search (the documents priced up to a bound that holds ${WARM_MATCHES.toLocaleString('en-US')} or more, at from ${WARM_FROM.toLocaleString('en-US')}, under the same sort), so that the new process has run the cold path's code once, as a front up for a while has; once its rank index was built and the front quiet, the page (${this.switched.join('; ')})`;
   }
 
   async measure(from: number): Promise<{ measured: ColdSeries } | { missing: string }> {
@@ -281,6 +325,8 @@ class ColdPages {
         // The old front's last walk request may still be running on the cluster.
         await sleep(SETTLE_MS);
         await this.warmUp();
+        await this.warmColdPath();
+        if (!(await quiet(this.front.connection, job.buildTimeoutMs))) return { missing: `not measured: the warm-up's rank index was not built within ${job.buildTimeoutMs / 1000} s` };
         answer = await this.front.connection.send(call);
       }
       const page = readPage(answer, job.key, from, job.size);
@@ -297,6 +343,28 @@ class ColdPages {
     this.how = 'process';
     this.switched.push(why);
     this.job.log(`  cold pages: ${why}; a new front process per cold page from now on`);
+  }
+
+  /**
+   * One cold page of another search past the window: the documents priced up to a bound that holds at
+   * least WARM_MATCHES of them (found on the cluster directly), at WARM_FROM under the job's sort.
+   */
+  private async warmColdPath(): Promise<void> {
+    const { job } = this;
+    const path = `/${encodeURIComponent(job.index)}/_search`;
+    const first = await job.cluster.send({ method: 'POST', path, body: JSON.stringify({ size: 1, sort: [{ price: 'asc' }], _source: false }) });
+    const least = (JSON.parse(first.body) as { hits: { hits: { sort: [number] }[] } }).hits.hits[0].sort[0];
+    let bound = least + 1;
+    for (let doubled = 0; ; doubled++) {
+      const counted = await job.cluster.send({ method: 'POST', path: `/${encodeURIComponent(job.index)}/_count`, body: JSON.stringify({ query: { range: { price: { lte: bound } } } }) });
+      const { count } = JSON.parse(counted.body) as { count: number };
+      if (count >= WARM_MATCHES) break;
+      if (doubled === 64) throw new WrongAnswer(`warming up a new front: no price bound holds ${WARM_MATCHES} documents`);
+      bound = least + (bound - least) * 2;
+    }
+    const body = JSON.stringify({ query: { range: { price: { lte: bound } } }, from: WARM_FROM, size: job.size, sort: [{ [job.key.field]: job.key.order }] });
+    const answer = await this.front.connection.send({ method: 'POST', path, body });
+    if (answer.status !== 200 || frontMark(answer.headers).page !== 'cold') throw new WrongAnswer(`warming up a new front: its cold page answered ${answer.status} (${frontMark(answer.headers).page ?? 'no X-Deeppage-Page'}): ${answer.body.slice(0, 200)}`);
   }
 
   private async warmUp(): Promise<void> {
