@@ -67,7 +67,7 @@ function listBetween(positions: Uint32Array, a: number, b: number, count: number
   return docs.subarray(0, found);
 }
 
-/** Documents with at least one value in [lo, hi]: {@link valuesWhere}'s loop with the test written in. */
+/** Documents with at least one value in [lo, hi] (a document with several values by any of them). */
 export function valuesBetween(column: FieldColumn, lo: number, hi: number, live: LiveSegment): Matches {
   const { min, max, several } = column;
   if (!(lo <= hi)) return NO_MATCHES;
@@ -76,7 +76,7 @@ export function valuesBetween(column: FieldColumn, lo: number, hi: number, live:
   const docs = new Uint32Array(n);
   let found = 0;
   for (let doc = 0; doc < n; doc++) {
-    if (several !== undefined && max![doc] !== min[doc]) {
+    if (max![doc] !== min[doc]) {
       let hit = false;
       forEachValue(column, doc, (value) => {
         hit ||= value >= lo && value <= hi;
