@@ -14,7 +14,7 @@
 
 import { alloc, free } from "./heap";
 import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage, tailBefore } from "./keys";
-import { insertionSort, keepFirst, radixSort, select } from "./pairs";
+import { insertionSort, keepFirst, select, sortEntries } from "./pairs";
 
 const SAMPLE: u32 = 1024;
 const SMALL_SORT: u32 = 32;
@@ -275,7 +275,7 @@ function sortBuffer(): void {
         store<i64>(bufImg + ((<usize>i) << 3), imageAt(j, load<u32>(bufEnt + ((<usize>i) << 2))));
       }
     }
-    radixSort(bufImg, bufEnt, size);
+    sortEntries(bufImg, bufEnt, size, j);
   }
 }
 

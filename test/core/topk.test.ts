@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reference, wasmKernels } from '../../src/core/index.ts';
-import { keysOf, largeK, largeKey } from './arbitraries.ts';
+import { keyShape, keysOf, largeK, largeKey } from './arbitraries.ts';
 
 const wasm = wasmKernels();
 
@@ -43,6 +43,57 @@ describe('topK matches the reference', () => {
       const got = wasm.topK(keys, n, k);
       expect(new Set(got).size, `n ${n}, k ${k}`).toBe(got.length);
       expect([...got], `n ${n}, k ${k}`).toEqual([...reference.topK(keys, n, k)]);
+    }
+  });
+
+  // Whole sorts go through the MSD radix sort: values that share long leading bits (a narrow range, a
+  // date field), spread over every exponent, or cluster on a few values take different paths through
+  // its levels (digits where images differ, all-equal buckets, insertion at the bottom).
+  it('whole sorts (k of a quarter of n and more) of clustered, narrow and spread values', () => {
+    const specials = [NaN, -0, 0, Infinity, -Infinity];
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 25, max: 400 }), fc.integer({ min: 400, max: 40_000 })),
+        fc.constantFrom('uniform', 'narrow', 'dates', 'ints', 'tiny', 'bits', 'outliers'),
+        fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 51, max: 5000 })),
+        fc.constantFrom(0, 0.01, 0.3),
+        fc.integer(),
+        keyShape,
+        fc.integer({ min: 4, max: 10 }),
+        (n, kind, distinct, special, seed, key, share) => {
+          let state = seed >>> 0 || 1;
+          const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+          const draw = (): number => {
+            const r = next();
+            switch (kind) {
+              case 'uniform': return (r - 0.5) * 2e6; // every exponent's top bits differ
+              case 'narrow': return 1000 + r * 1e-3; // long shared leading bits
+              case 'dates': return 1.6e12 + Math.floor(r * 3e10);
+              case 'ints': return Math.floor(r * 100);
+              case 'tiny': return (r - 0.5) * 1e-300;
+              // A tight cluster and a few values far away: the cluster ties on the kept top bits.
+              case 'outliers': return r < 0.01 ? 1e300 : r < 0.02 ? -1e300 : 1 + r * 1e-12;
+              default: return new Float64Array(new Uint32Array([next() * 2 ** 32, next() * 2 ** 32]).buffer)[0]; // any bits
+            }
+          };
+          // `distinct` > 0 draws from that many values, so equal images share buckets with others.
+          const pool = distinct > 0 ? Array.from({ length: distinct }, draw) : undefined;
+          const values = Float64Array.from({ length: n }, () => (next() < special ? specials[Math.floor(next() * specials.length)] : pool ? pool[Math.floor(next() * pool.length)] : draw()));
+          const keys = [{ values, ...key }];
+          const k = Math.max(1, Math.floor((n * share) / 10));
+          expect([...wasm.topK(keys, n, k)]).toEqual([...reference.topK(keys, n, k)]);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it('whole sorts where only the last entry differs', () => {
+    for (const n of [25, 26, 27, 101, 4097]) {
+      const values = new Float64Array(n).fill(5);
+      values[n - 1] = 3;
+      const keys = [{ values, order: 'asc' as const }];
+      expect([...wasm.topK(keys, n, n)]).toEqual([...reference.topK(keys, n, n)]);
     }
   });
 
