@@ -70,6 +70,8 @@ export interface EngineOptions {
   backgroundDelayMs?: number;
   /** The most sorted runs kept (run-cache.ts `MAX_RUNS` by default); tests lower it. */
   maxSortedRuns?: number;
+  /** Documents without a run from which a deep page is found by pivots (run-cache.ts `PIVOT_MIN_DOCS` by default); tests lower it. */
+  pivotMinDocs?: number;
   /** When the background flushes shards (commits/flusher.ts defaults); tests shorten it. */
   flushPolicy?: FlushPolicy;
 }
@@ -106,7 +108,7 @@ export class Engine {
       remove: (id) => store.removeTask(id),
     });
     this.cursors = new Cursors(settings, { retain: (targets) => this.#pin(targets, 'retain'), release: (targets) => this.#pin(targets, 'release') });
-    this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs, options.maxSortedRuns);
+    this.runs = new RunCache(options.kernels ?? new WasmKernels(wasmModule()), settings.sortedRunsCacheBytes, options.backgroundDelayMs, options.maxSortedRuns, options.pivotMinDocs);
     this.#flusher = new Flusher(store, () => this.#indices.values(), (done) => this.#track(done), options.flushPolicy);
     this.#writes = new WriteBatches(store, this.sources, {
       // A delete never creates its index (ES skips deletes when auto-creating).

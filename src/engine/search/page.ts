@@ -6,7 +6,9 @@
  * entries, so the cost is O(R log N + size log R) for R runs of N documents at any depth. A segment
  * without a run is sorted whole as part of the request when the page reaches deep into it (a sort
  * costs what Elasticsearch's top `from + size` costs there), and otherwise answers by top-k while
- * its run is built between requests. `paging: top_k` is Elasticsearch's algorithm: every segment's
+ * its run is built between requests. When the documents a deep page would sort that way are many
+ * (a new sort over a large index), the page is found by pivots instead (pivot-page.ts), with every
+ * missing run built between requests. `paging: top_k` is Elasticsearch's algorithm: every segment's
  * top `from + size` by top-k (after a position, its top `size` after it, found by a scan), all merged
  * at the coordinator; it reads no sorted run and builds none.
  *
@@ -19,6 +21,7 @@ import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { layOutMerge, mergeLaidOut, mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
 import type { SegmentRef } from './layout.ts';
 import { inSlice, orderName } from './order-key.ts';
+import { pivotPage } from './pivot-page.ts';
 import { topLive } from './query-phase.ts';
 import type { Paging } from './request.ts';
 import type { RunCache } from './runs/run-cache.ts';
@@ -45,6 +48,10 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
   const laidOut = reusable ? runs.laidOut(segments, plan.runKey) : undefined;
   if (laidOut) return mergeLaidOut(runs.kernels, laidOut, from, size);
   const want = from + size;
+  if (paging === 'sorted_runs' && !after) {
+    const page = pivotedPage(segments, plan, from, size, runs);
+    if (page) return page;
+  }
   const order = plan.order();
   const inputs: MergeInput[] = [];
   /** The run of each input, while every input is one. */
@@ -81,6 +88,28 @@ export function sortedPage(segments: readonly SegmentRef[], plan: SortPlan, from
   if (!merge) return mergePage(runs.kernels, inputs, order, after ? skipped : from, size);
   runs.keepLaidOut(segments, plan.runKey, kept, merge);
   return mergeLaidOut(runs.kernels, merge, from, size);
+}
+
+/**
+ * A deep page of a sort that many documents have no run for yet: found by pivots, with every missing
+ * run left to be built between requests; undefined when the segments are better sorted now (few
+ * documents to sort, a slice, or a window pivots cannot keep small).
+ */
+function pivotedPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, runs: RunCache): PageEntry[] | undefined {
+  let unsorted = 0;
+  const missing: SegmentRef[] = [];
+  for (const segment of segments) {
+    const { live } = segment;
+    if (segment.only) return undefined;
+    const liveCount = live.segment.count - live.deletedCount;
+    if (liveCount === 0 || runs.has(live, plan.runKey)) continue;
+    missing.push(segment);
+    if ((from + size) * SORT_WHOLE_RATIO >= liveCount) unsorted += liveCount;
+  }
+  if (unsorted === 0 || unsorted < runs.pivotMinDocs) return undefined;
+  const page = pivotPage(segments, plan, from, size, runs);
+  if (page) for (const { live } of missing) runs.schedule(live, plan.runKey, (kernels) => SortedRun.build(kernels, live, runSpec(plan.keys, live)));
+  return page;
 }
 
 /**

@@ -81,6 +81,13 @@ export const SLICE_DELAY_MS = 10;
 /** Makes a run (the whole segment sorted, or a query's matches) with the cache's kernels. */
 export type RunMaker = (kernels: WasmKernels) => SortedRun;
 
+/**
+ * Below this many live documents without a run, a deep page of a new sort sorts them whole (and
+ * keeps the runs); from it on, the page is found by pivots (pivot-page.ts) and the runs are built
+ * between requests.
+ */
+export const PIVOT_MIN_DOCS = 65_536;
+
 /** The most builds waiting at once: beyond it, a page answers by top-k and nothing more is queued. */
 export const MAX_PENDING_BUILDS = 1024;
 
@@ -136,6 +143,8 @@ export class RunCache implements MapStore {
     private readonly sliceDelayMs = SLICE_DELAY_MS,
     /** The most runs kept ({@link MAX_RUNS}). */
     private readonly maxRuns = MAX_RUNS,
+    /** Documents without a run a deep page must reach before it is found by pivots instead of sorting them ({@link PIVOT_MIN_DOCS}). */
+    readonly pivotMinDocs = PIVOT_MIN_DOCS,
   ) {}
 
   /** The run of `live`'s segment under `key`, made to match the snapshot's deletes; undefined if none is kept. */
@@ -156,6 +165,15 @@ export class RunCache implements MapStore {
     const filtered = this.#keep(newest.filtered(this.kernels, live), live.segment, key, deletesOf(live));
     this.#forgetUnpinned(live.segment, key, filtered);
     return filtered;
+  }
+
+  /** Whether {@link get} would find a run for `live` under `key` (without counting a hit or a miss). */
+  has(live: LiveSegment, key: RunName): boolean {
+    const variants = this.#segments.get(live.segment)?.runs.get(key);
+    if (!variants) return false;
+    if (variants.has(deletesOf(live))) return true;
+    const newest = newestOf(variants);
+    return newest !== undefined && live.deletedCount >= newest.deletedCount;
   }
 
   /**
