@@ -3,4 +3,5 @@ export { alloc, free, allocatedBytes, allocatedBlocks } from "./heap";
 export { topK, topKAfter } from "./topk";
 export { mergeRuns } from "./merge";
 export { rankSelect } from "./rank";
+export { countBetween } from "./between";
 export { sumKeys } from "./scan";

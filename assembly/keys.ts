@@ -45,6 +45,12 @@ let count: i32 = 0;
   return select<i64>(missing, sortable ^ dir, x != x);
 }
 
+/** {@link imageOf} of two values at once: `dir` and `miss` splat to both lanes. */
+@inline export function imagesOf(bits: v128, dir: v128, miss: v128): v128 {
+  const sortable = v128.xor(v128.xor(bits, i64x2.shr_u(i64x2.shr_s(bits, 63), 1)), dir);
+  return v128.bitselect(miss, sortable, f64x2.ne(bits, bits));
+}
+
 /** Image of key `j` at entry `e` of the spec's columns (top-k). */
 @inline export function imageAt(j: i32, e: u32): i64 {
   return imageOf(load<f64>(column(j) + ((<usize>e) << 3)), dirMask(j), missingImage(j));

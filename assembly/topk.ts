@@ -13,7 +13,7 @@
 // leave the radix sort in entry order, which is the tie-break.
 
 import { alloc, free } from "./heap";
-import { column, dirMask, imageAt, imageOf, keyCount, loadSpec, missingImage, tailBefore } from "./keys";
+import { column, dirMask, imageAt, imageOf, imagesOf, keyCount, loadSpec, missingImage, tailBefore } from "./keys";
 import { insertionSort, keepFirst, select, sortEntries } from "./pairs";
 
 const SAMPLE: u32 = 1024;
@@ -130,7 +130,7 @@ function takeAll(n: u32): void {
   const n2 = n & ~1;
   let i: u32 = 0;
   for (; i < n2; i += 2) {
-    v128.store(bufImg + ((<usize>i) << 3), images(v128.load(keys + ((<usize>i) << 3)), dir, miss));
+    v128.store(bufImg + ((<usize>i) << 3), imagesOf(v128.load(keys + ((<usize>i) << 3)), dir, miss));
     store<u64>(bufEnt + ((<usize>i) << 2), (<u64>(i + 1) << 32) | <u64>i);
   }
   for (; i < n; i++) {
@@ -209,8 +209,8 @@ function scanImages(from: u32, to: u32): u32 {
   let i = from;
   for (; i + 4 <= to; i += 4) {
     const p = keys + ((<usize>i) << 3);
-    const a = images(v128.load(p), dir, miss);
-    const b = images(v128.load(p, 16), dir, miss);
+    const a = imagesOf(v128.load(p), dir, miss);
+    const b = imagesOf(v128.load(p, 16), dir, miss);
     const ma = v128.and(i64x2.le_s(a, lim), i64x2.ge_s(a, fl));
     const mb = v128.and(i64x2.le_s(b, lim), i64x2.ge_s(b, fl));
     if (v128.any_true(v128.or(ma, mb))) {
@@ -223,11 +223,6 @@ function scanImages(from: u32, to: u32): u32 {
   }
   for (; i < to && !exhausted; i++) offer(imageAt(0, i), i);
   return to;
-}
-
-@inline function images(bits: v128, dir: v128, miss: v128): v128 {
-  const sortable = v128.xor(v128.xor(bits, i64x2.shr_u(i64x2.shr_s(bits, 63), 1)), dir);
-  return v128.bitselect(miss, sortable, f64x2.ne(bits, bits));
 }
 
 @inline function offer(v: i64, e: u32): void {

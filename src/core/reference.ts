@@ -39,6 +39,25 @@ export function mergeRuns(runs: Runs<ArrayLike<number>>, from: number, size: num
   return { run: Uint32Array.from(page, (x) => x.run), pos: Uint32Array.from(page, (x) => x.pos) };
 }
 
+/** {@link WasmKernels.countBetween}: per run, entries before `low` on key 0, and the positions and values of those from `low` through `high`. */
+export function countBetween({ order, runs }: Runs<ArrayLike<number>>, low: number, high: number): { before: Uint32Array; between: Uint32Array; positions: Uint32Array; values: Float64Array } {
+  const before = new Uint32Array(runs.length), between = new Uint32Array(runs.length);
+  const positions: number[] = [], values: number[] = [];
+  const { order: direction, missing } = order[0];
+  runs.forEach((run, r) => {
+    for (let p = 0; p < run.length; p++) {
+      const v = runValue(run, 0, p);
+      if (compareValues(v, low, direction, missing) < 0) before[r]++;
+      else if (compareValues(v, high, direction, missing) <= 0) {
+        between[r]++;
+        positions.push(p);
+        values.push(v);
+      }
+    }
+  });
+  return { before, between, positions: Uint32Array.from(positions), values: Float64Array.from(values) };
+}
+
 /** For each run, how many of its entries are among the first `rank` of the merged order. */
 export function rankSelect(runs: Runs<ArrayLike<number>>, rank: number): Uint32Array {
   const splits = new Uint32Array(runs.runs.length);

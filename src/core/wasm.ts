@@ -27,10 +27,11 @@ interface Exports {
   topKAfter(spec: number, keys: number, n: number, k: number, out: number, after: number, count: number, tie: number): number;
   mergeRuns(spec: number, keys: number, table: number, runs: number, from: number, size: number, outRun: number, outPos: number): number;
   rankSelect(spec: number, keys: number, table: number, runs: number, rank: number, out: number): void;
+  countBetween(spec: number, keys: number, table: number, runs: number, low: number, high: number, out: number, values: number, counts: number): number;
   sumKeys(keys: number, n: number): number;
 }
 
-const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'topKAfter', 'mergeRuns', 'rankSelect', 'sumKeys'] as const;
+const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'topKAfter', 'mergeRuns', 'rankSelect', 'countBetween', 'sumKeys'] as const;
 
 /**
  * The instance's exports with every u32 result made unsigned. Wasm hands an i32 result to JavaScript
@@ -51,6 +52,7 @@ function unsignedExports(instance: WebAssembly.Instance): Exports {
     topKAfter: (spec, keys, n, k, out, after, count, tie) => raw.topKAfter(spec, keys, n, k, out, after, count, tie) >>> 0,
     mergeRuns: (spec, keys, table, runs, from, size, outRun, outPos) => raw.mergeRuns(spec, keys, table, runs, from, size, outRun, outPos) >>> 0,
     rankSelect: raw.rankSelect,
+    countBetween: (spec, keys, table, runs, low, high, out, values, counts) => raw.countBetween(spec, keys, table, runs, low, high, out, values, counts) >>> 0,
     sumKeys: raw.sumKeys,
   };
 }
@@ -116,6 +118,18 @@ export class WasmArray<T extends TypedArray = Float64Array> {
 }
 
 export type Column = Float64Array | WasmArray<Float64Array>;
+
+/** Runs split at two values ({@link WasmKernels.countBetween}). */
+export interface Between {
+  /** Per run, its entries that sort before the first value. */
+  before: Uint32Array;
+  /** Per run, its entries from the first value through the second. */
+  between: Uint32Array;
+  /** Their positions: each run's in position order, one run after another. */
+  positions: Uint32Array;
+  /** Their values of the first key as they compare (map, then offset), in the same order. */
+  values: Float64Array;
+}
 
 /** Runs laid out for the merge kernel by {@link WasmKernels.layOut}. */
 export interface LaidOutRuns {
@@ -275,6 +289,33 @@ export class WasmKernels {
       const { spec, table, out } = this.#layout(scratch, runs, count * 4);
       this.#x.rankSelect(spec, runs.order.length, table, count, rank, out);
       return this.#u32(out, count);
+    });
+  }
+
+  /**
+   * Splits runs whose entries are in any order at two values of the first key (`low` sorting no
+   * later than `high` in the order): per run, how many entries sort before `low`, and the positions
+   * of those from `low` through `high` (ends included), in position order, with their values as
+   * they compare (map, then offset). Only key 0 of the order and of each run is read.
+   */
+  countBetween(runs: Runs<Column>, low: number, high: number): Between {
+    const total = checkRuns(runs);
+    if (Number.isNaN(low) || Number.isNaN(high)) throw new RangeError('the bounds of countBetween must be values, not NaN');
+    const count = runs.runs.length;
+    const first: Runs<Column> = { order: runs.order.slice(0, 1), runs: runs.runs.map((run) => ({ length: run.length, keys: run.keys.slice(0, 1) })) };
+    return this.#call((scratch) => {
+      // The counts, then room for every entry's value (8-byte aligned after the counts), then its position.
+      const room = Math.max(1, total);
+      const { spec, table, out } = this.#layout(scratch, first, count * 8 + room * 12);
+      const values = out + count * 8, positions = values + room * 8;
+      const between = this.#x.countBetween(spec, 1, table, count, low, high, positions, values, out);
+      const counts = this.#u32(out, count * 2);
+      const before = new Uint32Array(count), inside = new Uint32Array(count);
+      for (let r = 0; r < count; r++) {
+        before[r] = counts[2 * r];
+        inside[r] = counts[2 * r + 1];
+      }
+      return { before, between: inside, positions: this.#u32(positions, between), values: new Float64Array(this.#x.memory.buffer, values, between).slice() };
     });
   }
 

@@ -17,13 +17,11 @@
  * the window is the kernels' own. Missing values sit in a block at one end (or stand in as their
  * value): a page that reaches into that block is left to the caller.
  */
-import type { Column, RunKey, WasmKernels } from '../../core/index.ts';
-import { WasmArray } from '../../core/index.ts';
-import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
+import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type Run, type WasmKernels } from '../../core/index.ts';
+import type { PageEntry } from './coordinator.ts';
 import type { SegmentRef } from './layout.ts';
-import { topLive } from './query-phase.ts';
 import type { RunCache } from './runs/run-cache.ts';
-import { gather, runSpec } from './runs/sorted-run.ts';
+import { gather } from './runs/sorted-run.ts';
 import type { SortPlan } from './sort/key.ts';
 
 /** Sample size for the pivots: the window's expected share is about 6/√(this) of the documents halfway down. */
@@ -31,7 +29,7 @@ export const PIVOT_SAMPLE = 8192;
 /** The largest share of the documents the window may hold before the caller sorts the segments instead. */
 export const MAX_WINDOW_SHARE = 0.25;
 
-/** One segment's first key as the pass reads it. */
+/** One segment's first key: its column (plain, for the sample) and how its values compare across segments. */
 interface KeyReader {
   segment: SegmentRef;
   column: Float64Array;
@@ -41,47 +39,41 @@ interface KeyReader {
 
 /**
  * The page `[from, from + size)` of the merged order of `segments` (none of them a slice's part), or
- * undefined when the window around it would be too large or the page reaches into missing values.
+ * undefined when the window around it would be too large or missed it twice (a page among missing
+ * values, which the window never holds).
  */
 export function pivotPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, runs: RunCache): PageEntry[] | undefined {
-  const order = plan.order();
-  const first = order[0];
-  const sign = first.order === 'desc' ? -1 : 1;
-  const stand = typeof first.missing === 'number' && !Number.isNaN(first.missing) ? sign * first.missing : undefined;
-  const missingFirst = first.missing === '_first';
-  const readers: KeyReader[] = segments.map((segment) => {
-    const { map, offset } = plan.keys[0].readAs(segment, runs);
-    return { segment, column: plan.keys[0].column(segment.live), map: map && viewOf(map), offset: offset ?? 0 };
-  });
   const total = segments.reduce((n, { live }) => n + live.segment.count - live.deletedCount, 0);
   if (from >= total || size === 0) return [];
-  const sample = sampleKeys(readers, sign, stand, total);
+  const order = plan.order();
+  const key = plan.keys[0];
+  const readers: KeyReader[] = segments.map((segment) => {
+    const { map, offset } = key.readAs(segment, runs);
+    return { segment, column: key.column(segment.live), map: map && viewOf(map), offset: offset ?? 0 };
+  });
+  const sample = sampleKeys(readers, order[0], total, runs.kernels);
+  if (sample.keys.length === 0) return undefined;
+  const end = Math.min(from + size, total);
   for (const widen of [1, 4]) {
-    const window = windowOf(sample, readers, sign, stand, missingFirst, total, from, size, widen);
-    if (window === 'too large' || window === 'missing') return undefined;
-    if (window === 'missed') continue;
-    const inputs: MergeInput[] = [];
-    for (let s = 0; s < readers.length; s++) {
-      const docs = window.docs[s];
-      if (docs.length === 0) continue;
-      const segment = readers[s].segment;
-      const spec = runSpec(plan.keys, segment.live);
-      const sorted = topLive(runs.kernels, spec, segment.live, docs.length, docs);
-      const keys: RunKey<Column>[] = spec.keys.map(({ column }, j) => ({ values: gather(column, sorted), ...plan.keys[j].readAs(segment, runs) }));
-      inputs.push({ segment, run: { length: sorted.length, keys }, positions: sorted });
-    }
-    return mergePage(runs.kernels, inputs, order, from - window.before, size);
+    const [low, high] = pivots(sample, order[0], total, from, end, widen);
+    const window = windowOf(segments, plan, runs, low, high);
+    if (window.between > Math.max(4096, total * MAX_WINDOW_SHARE)) return undefined;
+    if (window.before > from || window.before + window.between < end) continue;
+    const narrow = narrowed(order[0], window, from, end);
+    return pageOf(segments, plan, runs, narrow, from - narrow.before, end - narrow.before);
   }
   return undefined;
 }
 
-/** The present keys of live documents at random positions spread over the segments by size, ascending; and how many live documents were drawn. */
-function sampleKeys(readers: readonly KeyReader[], sign: number, stand: number | undefined, total: number): { keys: Float64Array; drawn: number } {
+/** The comparable values (the run rule: map, then offset) of the first key at random live positions, spread over the segments by size; and how many were drawn. */
+function sampleKeys(readers: readonly KeyReader[], order: KeyOrder, total: number, kernels: WasmKernels): { keys: Float64Array; drawn: number } {
   const keys = new Float64Array(PIVOT_SAMPLE + readers.length);
+  const sign = order.order === 'desc' ? -1 : 1;
+  const stand = typeof order.missing === 'number' && !Number.isNaN(order.missing) ? order.missing : NaN;
   let drawn = 0, s = 0;
   let seed = 0x9e3779b9;
-  for (const reader of readers) {
-    const { live } = reader.segment;
+  for (const { segment, column, map, offset } of readers) {
+    const { live } = segment;
     const n = live.segment.count;
     const deleted = live.deletedCount > 0 ? live.deleted : undefined;
     const take = Math.ceil((PIVOT_SAMPLE * (n - live.deletedCount)) / Math.max(1, total));
@@ -92,125 +84,185 @@ function sampleKeys(readers: readonly KeyReader[], sign: number, stand: number |
       const p = (seed >>> 0) % n;
       if (deleted !== undefined && deleted[p] === 1) continue;
       drawn++;
-      const k = keyOf(reader, p, sign, stand);
-      if (k === k) keys[s++] = k;
+      const x = column[p];
+      // Signed so that ascending numeric order is the key's order; a missing value counts as its stand-in.
+      const v = x !== x ? stand : offset !== 0 ? (map === undefined ? x : map[x]) + offset : map === undefined ? x : map[x];
+      if (v === v) keys[s++] = sign * v;
     }
   }
-  return { keys: keys.subarray(0, s).sort(), drawn };
+  // Sorted by the top-k kernel (a radix sort at k = n): TypedArray.prototype.sort is far slower here.
+  const drawnKeys = keys.subarray(0, s);
+  const ranked = kernels.topK([{ values: drawnKeys, order: 'asc' }], s, s);
+  return { keys: Float64Array.from(ranked, (e) => drawnKeys[e]), drawn };
+}
+
+/**
+ * Two values of the first key around ranks [from, end): the sample's values at those ranks' shares
+ * of the present keys, a margin of three standard deviations (times `widen`) further out, or open
+ * (±Infinity) past its ends. Missing values are in no window: the sample tells how many there are.
+ */
+function pivots({ keys, drawn }: { keys: Float64Array; drawn: number }, order: KeyOrder, total: number, from: number, end: number, widen: number): [number, number] {
+  const s = keys.length;
+  const sign = order.order === 'desc' ? -1 : 1;
+  const presentShare = s / Math.max(1, drawn);
+  const missingAhead = order.missing === '_first' ? total * (1 - presentShare) : 0;
+  const share = (rank: number) => Math.min(1, Math.max(0, (rank - missingAhead) / Math.max(1, total * presentShare)));
+  const margin = (q: number) => Math.ceil(widen * (3 * Math.sqrt(s * Math.max(q * (1 - q), 1 / s)) + 2));
+  const lowIndex = Math.floor(share(from) * s) - margin(share(from));
+  const highIndex = Math.ceil(share(end) * s) + margin(share(end));
+  const low = lowIndex < 0 ? -Infinity : keys[lowIndex];
+  const high = highIndex >= s ? Infinity : keys[highIndex];
+  return [sign * low, sign * high];
 }
 
 interface Window {
   /** Live documents of every segment that sort before the window. */
   before: number;
-  /** Per segment, the positions of its documents in the window, ascending. */
+  /** Live documents in the window. */
+  between: number;
+  /** Per segment, the positions of its live documents in the window, ascending. */
   docs: Uint32Array[];
+  /** Their first-key values as they compare across segments, segment after segment (NaN: missing). */
+  values: Float64Array;
 }
 
-/**
- * One pass: the window whose pivots the sample puts around the page, `widen` times the usual margin
- * wide. 'missed' when the page turned out not to lie inside it (a rare sample; try wider).
- */
-function windowOf({ keys: sample, drawn }: { keys: Float64Array; drawn: number }, readers: readonly KeyReader[], sign: number, stand: number | undefined, missingFirst: boolean, total: number, from: number, size: number, widen: number): Window | 'missed' | 'too large' | 'missing' {
-  const s = sample.length;
-  if (s === 0) return 'missing';
-  // Where the page falls among the present keys, as a share of them; the sample tells how many are missing.
-  const presentShare = s / Math.max(1, drawn);
-  const missingAhead = missingFirst ? total * (1 - presentShare) : 0;
-  const margin = (q: number) => Math.ceil(widen * (3 * Math.sqrt(s * Math.max(q * (1 - q), 1 / s)) + 2));
-  const at = (rank: number) => Math.min(1, Math.max(0, (rank - missingAhead) / Math.max(1, total * presentShare)));
-  const lowIndex = Math.floor(at(from) * s) - margin(at(from));
-  const highIndex = Math.ceil(at(from + size) * s) + margin(at(from + size));
-  const low = lowIndex < 0 ? -Infinity : sample[lowIndex];
-  const high = highIndex >= s ? Infinity : sample[highIndex];
-  const limit = Math.max(4096, Math.floor(total * MAX_WINDOW_SHARE));
-  let before = 0, missing = 0, inside = 0;
+/** One pass of the kernel over every segment's first-key column (a copy kept in wasm memory): the live documents before `low`, and those from it through `high`. */
+function windowOf(segments: readonly SegmentRef[], plan: SortPlan, runs: RunCache, low: number, high: number): Window {
+  const key = plan.keys[0];
+  const order = [plan.order()[0]];
+  const columns: Run<Column>[] = segments.map((segment) => ({
+    length: segment.live.segment.count,
+    keys: [{ values: runs.column(segment.live.segment, key.columnId, () => key.column(segment.live)), ...key.readAs(segment, runs) }],
+  }));
+  const split = runs.kernels.countBetween({ order, runs: columns }, low, high);
+  // The pass counts deleted documents too: the same pass over them alone takes them back out.
+  const withDeletes = segments.flatMap((segment, s) => (segment.live.deletedCount > 0 ? [s] : []));
+  const gone = new Map<number, { before: number; between: number }>();
+  if (withDeletes.length > 0) {
+    const deletedRuns: Run<Column>[] = withDeletes.map((s) => {
+      const { live } = segments[s];
+      const positions = deletedPositions(live.deleted!, live.segment.count);
+      return { length: positions.length, keys: [{ values: gather(key.column(live), positions), ...key.readAs(segments[s], runs) }] };
+    });
+    const deleted = runs.kernels.countBetween({ order, runs: deletedRuns }, low, high);
+    withDeletes.forEach((s, i) => gone.set(s, { before: deleted.before[i], between: deleted.between[i] }));
+  }
+  let before = 0, between = 0, at = 0;
   const docs: Uint32Array[] = [];
-  const scratch = new Uint32Array(readers.reduce((n, { column }) => Math.max(n, column.length), 0));
-  for (const reader of readers) {
-    const { live } = reader.segment;
-    const n = live.segment.count;
-    const counts = stand === undefined ? countPlain(reader, n, sign, low, high, scratch) : countStandIn(reader, n, sign, stand, low, high, scratch);
-    let { below, found } = counts;
-    let absent = n - below - found - counts.above;
-    const deleted = live.deleted;
-    if (deleted !== undefined && live.deletedCount > 0) {
-      // Take the deleted documents back out of the counts and the window.
-      for (let p = 0; p < n; p++) {
-        if (deleted[p] !== 1) continue;
-        const k = keyOf(reader, p, sign, stand);
-        if (k !== k) absent--;
-        else if (k < low) below--;
-      }
-      let kept = 0;
-      for (let i = 0; i < found; i++) if (deleted[scratch[i]] !== 1) scratch[kept++] = scratch[i];
-      found = kept;
-    }
-    before += below;
-    missing += absent;
-    inside += found;
-    if (inside > limit) return 'too large';
-    docs.push(scratch.slice(0, found));
+  const values: number[] | undefined = gone.size > 0 ? [] : undefined;
+  for (let s = 0; s < segments.length; s++) {
+    const all = split.positions.subarray(at, at + split.between[s]);
+    const deleted = segments[s].live.deleted;
+    const removed = gone.get(s);
+    before += split.before[s] - (removed?.before ?? 0);
+    const live = removed ? all.filter((p) => deleted![p] !== 1) : all;
+    if (values) for (let i = 0; i < all.length; i++) if (!removed || deleted![all[i]] !== 1) values.push(split.values[at + i]);
+    at += split.between[s];
+    between += live.length;
+    docs.push(live);
   }
-  const missingBefore = missingFirst ? missing : 0;
-  const end = Math.min(from + size, total);
-  // The page must lie among the present keys, and within the window.
-  if (from < missingBefore || end > missingBefore + total - missing) return 'missing';
-  if (missingBefore + before > from || missingBefore + before + inside < end) return 'missed';
-  return { before: missingBefore + before, docs };
+  return { before, between, docs, values: values ? Float64Array.from(values) : split.values };
 }
 
-/** The first key's comparable value at a position: signed so that smaller sorts first; NaN for missing unless a value stands in. */
-function keyOf({ column, map, offset }: KeyReader, p: number, sign: number, stand: number | undefined): number {
-  const x = column[p];
-  if (x !== x) return stand ?? NaN;
-  return sign * ((map === undefined ? x : map[x]) + offset);
+/** Buckets of the window's values when it is cut down ({@link narrowed}). */
+const NARROW_BUCKETS = 256;
+
+/**
+ * The window cut down around ranks [from, end), read from its own documents: their first-key values
+ * go into equal-width buckets between the least and the greatest (one pass, no branch on the
+ * values); the buckets that hold those ranks stay, those below join the documents before it, those
+ * above leave it. A value's bucket never decreases as the value grows, and equal values (-0 and +0
+ * too) share one, so the cut is exact in the kernels' order. Left as it is when small already, or
+ * when its values span no finite width (all equal, or infinite).
+ */
+function narrowed(order: KeyOrder, window: Window, from: number, end: number): Window {
+  if (window.between <= 4 * (end - from) + 64) return window;
+  const sign = order.order === 'desc' ? -1 : 1;
+  const stand = typeof order.missing === 'number' && !Number.isNaN(order.missing) ? order.missing : NaN;
+  const keys = new Float64Array(window.between);
+  let least = Infinity, most = -Infinity;
+  for (let i = 0; i < keys.length; i++) {
+    const v = window.values[i];
+    const k = sign * (v !== v ? stand : v);
+    keys[i] = k;
+    least = Math.min(least, k);
+    most = Math.max(most, k);
+  }
+  const scale = NARROW_BUCKETS / (most - least);
+  if (!(most > least) || !Number.isFinite(scale) || !Number.isFinite(most - least)) return window;
+  const buckets = new Uint8Array(keys.length);
+  const counts = new Uint32Array(NARROW_BUCKETS);
+  for (let i = 0; i < keys.length; i++) {
+    const b = Math.min(NARROW_BUCKETS - 1, ((keys[i] - least) * scale) | 0);
+    buckets[i] = b;
+    counts[b]++;
+  }
+  // The buckets holding ranks from and end - 1 of the window, and what lies below the first.
+  let below = 0, first = 0;
+  while (below + counts[first] <= from - window.before) below += counts[first++];
+  let upTo = below, last = first;
+  while (upTo + counts[last] < end - window.before) upTo += counts[last++];
+  let between = 0, e = 0;
+  const values: number[] = [];
+  const docs = window.docs.map((all) => {
+    const kept: number[] = [];
+    for (let i = 0; i < all.length; i++, e++) {
+      const b = buckets[e];
+      if (b < first || b > last) continue;
+      kept.push(all[i]);
+      values.push(window.values[e]);
+    }
+    between += kept.length;
+    return Uint32Array.from(kept);
+  });
+  return { before: window.before + below, between, docs, values: Float64Array.from(values) };
 }
 
-interface Counts {
-  below: number;
-  above: number;
-  /** Positions written to the scratch array: those in the window. */
-  found: number;
+function deletedPositions(deleted: Uint8Array, n: number): Uint32Array {
+  const out: number[] = [];
+  for (let p = 0; p < n; p++) if (deleted[p] === 1) out.push(p);
+  return Uint32Array.from(out);
 }
 
 /**
- * One segment's documents (deleted ones too) before `low`, after `high`, and the positions of those
- * between, written to `out`. Without branches on the values (`+(a < b)` compiles to a flag, where a
- * ternary would branch): a page halfway down splits them at random. A missing value (NaN) fails
- * every compare, so it counts in none of the three.
+ * Entries [start, stop) of the window's order: its documents, segment after segment in position
+ * order, with every key read as it compares across segments, sorted by one top-k of `stop` whose
+ * ties go to the earlier entry, which is the merge's tie-break (segment order, then position).
  */
-function countPlain({ column, map, offset }: KeyReader, n: number, sign: number, low: number, high: number, out: Uint32Array): Counts {
-  let below = 0, above = 0, found = 0;
-  if (map === undefined) {
-    for (let p = 0; p < n; p++) {
-      const k = sign * (column[p] + offset);
-      below += +(k < low);
-      above += +(k > high);
-      out[found] = p;
-      found += +(k >= low) & +(k <= high);
-    }
-  } else {
-    for (let p = 0; p < n; p++) {
-      const k = sign * (map[column[p]] + offset);
-      below += +(k < low);
-      above += +(k > high);
-      out[found] = p;
-      found += +(k >= low) & +(k <= high);
+function pageOf(segments: readonly SegmentRef[], plan: SortPlan, runs: RunCache, window: Window, start: number, stop: number): PageEntry[] {
+  const n = window.between;
+  const segmentOf = new Uint32Array(n), positions = new Uint32Array(n);
+  const keys = plan.keys.map(() => new Float64Array(n));
+  let e = 0;
+  for (let s = 0; s < segments.length; s++) {
+    const docs = window.docs[s];
+    if (docs.length === 0) continue;
+    const reads = plan.keys.map((key) => {
+      const { map, offset } = key.readAs(segments[s], runs);
+      return { column: key.column(segments[s].live), map: map && viewOf(map), offset: offset ?? 0 };
+    });
+    for (const p of docs) {
+      segmentOf[e] = s;
+      positions[e] = p;
+      for (let j = 0; j < reads.length; j++) {
+        const { column, map, offset } = reads[j];
+        let v = column[p];
+        if (v === v && map !== undefined) v = map[v];
+        // Adding 0 would turn -0 into +0, which sorts differently.
+        keys[j][e] = offset !== 0 ? v + offset : v;
+      }
+      e++;
     }
   }
-  return { below, above, found };
-}
-
-/** {@link countPlain} where a value stands in for missing ones: they count where it does. */
-function countStandIn(reader: KeyReader, n: number, sign: number, stand: number, low: number, high: number, out: Uint32Array): Counts {
-  let below = 0, above = 0, found = 0;
-  for (let p = 0; p < n; p++) {
-    const k = keyOf(reader, p, sign, stand);
-    if (k < low) below++;
-    else if (k > high) above++;
-    else out[found++] = p;
+  const order = plan.order();
+  const sortKeys = keys.map((values, j) => ({ values, ...order[j] }));
+  const top = sortKeys.length <= MAX_KEYS ? runs.kernels.topK(sortKeys, n, stop) : reference.topK(sortKeys, n, stop);
+  const page: PageEntry[] = [];
+  for (let i = start; i < top.length; i++) {
+    const { target, shard, live } = segments[segmentOf[top[i]]];
+    page.push({ target, shard, live, local: positions[top[i]] });
   }
-  return { below, above, found };
+  return page;
 }
 
 const viewOf = (column: Column): ArrayLike<number> => (column instanceof WasmArray ? column.view : column);

@@ -18,6 +18,10 @@
  *
  * It also keeps, per snapshot layout and run key, the merge of those runs laid out for the kernel
  * ({@link RunCache.laidOut}): it names the runs' memory, so any free here makes every one stale.
+ *
+ * And copies of segments' sort columns in wasm memory ({@link RunCache.column}), for the kernels
+ * that read a whole column in place (the pivots of a deep page of a new sort): kept under the same
+ * budget as the runs, and evicted before them.
  */
 import type { Column, WasmArray, WasmKernels } from '../../../core/index.ts';
 import type { Segment } from '../../segments/segment.ts';
@@ -34,6 +38,8 @@ export interface RunCacheStats {
   memory_size_in_bytes: number;
   /** Wasm bytes of the keyword maps runs are read through. */
   ordinal_maps_memory_size_in_bytes: number;
+  /** Wasm bytes of the sort columns copied for kernels that read them in place (counted in the budget). */
+  columns_memory_size_in_bytes: number;
   limit_size_in_bytes: number;
   evictions: number;
   hit_count: number;
@@ -69,6 +75,15 @@ interface SegmentEntry {
   /** By run key, the runs for each set of deletes. */
   runs: Map<RunName, Map<DeletesId, SortedRun>>;
   maps: Map<string, { version: object; array: WasmArray<Float64Array> }>;
+  /** By column id, the segment's sort columns copied into wasm memory. */
+  columns: Map<string, WasmArray<Float64Array>>;
+}
+
+/** Where a kept column is kept, and when it was last used. */
+interface KeptColumn {
+  segment: Segment;
+  id: string;
+  used: number;
 }
 
 /**
@@ -125,6 +140,9 @@ export class RunCache implements MapStore {
   #transientMaps: WasmArray<Float64Array>[] = [];
   #bytes = 0;
   #mapBytes = 0;
+  /** Every kept column, with where it is kept and when it was last used. */
+  readonly #columns = new Map<WasmArray<Float64Array>, KeptColumn>();
+  #columnBytes = 0;
   #counters = { evictions: 0, hits: 0, misses: 0, background: 0 };
   #queue: Pending[] = [];
   /** Run keys waiting in the queue, per segment. */
@@ -308,6 +326,28 @@ export class RunCache implements MapStore {
     return array;
   }
 
+  /**
+   * The segment's column `id` (its values by position, from `build`) in wasm memory, copied once and
+   * kept until the segment goes, `_cache/clear` or eviction; the plain array when nothing may be kept
+   * (no budget, a segment gone). Valid until the next {@link trim}.
+   */
+  column(segment: Segment, id: string, build: () => Float64Array): Column {
+    if (this.#dropped.has(segment) || this.#closed || this.limitBytes <= 0) return build();
+    const entry = this.#entry(segment);
+    const kept = entry.columns.get(id);
+    if (kept) {
+      this.#columns.get(kept)!.used = ++this.#clock;
+      return kept;
+    }
+    const values = build();
+    const array = this.kernels.f64(values.length);
+    array.view.set(values);
+    entry.columns.set(id, array);
+    this.#columns.set(array, { segment, id, used: ++this.#clock });
+    this.#columnBytes += array.bytes;
+    return array;
+  }
+
   /** The segments are gone for good (merged away, index deleted): frees everything kept for them, once no one pins them. */
   drop(segments: Iterable<Segment>): void {
     for (const segment of segments) {
@@ -337,6 +377,14 @@ export class RunCache implements MapStore {
     this.#transient = [];
     for (const map of this.#transientMaps) map.free();
     this.#transientMaps = [];
+    // Columns go first: a copy is cheap to make again.
+    if (this.#bytes + this.#columnBytes > this.limitBytes && this.#columns.size > 0) {
+      const oldestFirst = [...this.#columns].sort((a, b) => a[1].used - b[1].used);
+      for (const [array] of oldestFirst) {
+        if (this.#bytes + this.#columnBytes <= this.limitBytes) break;
+        this.#forgetColumn(array);
+      }
+    }
     if (this.#bytes <= this.limitBytes && this.#lru.size <= this.maxRuns) return;
     // Over the count, down to nine tenths of it at once: the sort is paid once per many new runs.
     const count = this.#lru.size > this.maxRuns ? Math.floor(this.maxRuns * 0.9) : this.maxRuns;
@@ -352,7 +400,7 @@ export class RunCache implements MapStore {
   blocksOf(segment: Segment): number {
     const entry = this.#segments.get(segment);
     if (!entry) return 0;
-    let blocks = entry.maps.size;
+    let blocks = entry.maps.size + entry.columns.size;
     for (const variants of entry.runs.values()) for (const run of variants.values()) blocks += 1 + run.keys.length;
     return blocks;
   }
@@ -363,6 +411,7 @@ export class RunCache implements MapStore {
       count: this.#lru.size,
       memory_size_in_bytes: this.#bytes,
       ordinal_maps_memory_size_in_bytes: this.#mapBytes,
+      columns_memory_size_in_bytes: this.#columnBytes,
       limit_size_in_bytes: this.limitBytes,
       evictions: this.#counters.evictions,
       hit_count: this.#counters.hits,
@@ -373,8 +422,8 @@ export class RunCache implements MapStore {
   }
 
   /** What the given segments (an index's) hold; the counters are node-wide, see {@link stats}. */
-  held(segments: Iterable<Segment>): Pick<RunCacheStats, 'count' | 'memory_size_in_bytes' | 'ordinal_maps_memory_size_in_bytes'> {
-    let count = 0, bytes = 0, mapBytes = 0;
+  held(segments: Iterable<Segment>): Pick<RunCacheStats, 'count' | 'memory_size_in_bytes' | 'ordinal_maps_memory_size_in_bytes' | 'columns_memory_size_in_bytes'> {
+    let count = 0, bytes = 0, mapBytes = 0, columnBytes = 0;
     for (const segment of segments) {
       const entry = this.#segments.get(segment);
       if (!entry) continue;
@@ -385,8 +434,9 @@ export class RunCache implements MapStore {
         }
       }
       for (const { array } of entry.maps.values()) mapBytes += array.bytes;
+      for (const array of entry.columns.values()) columnBytes += array.bytes;
     }
-    return { count, memory_size_in_bytes: bytes, ordinal_maps_memory_size_in_bytes: mapBytes };
+    return { count, memory_size_in_bytes: bytes, ordinal_maps_memory_size_in_bytes: mapBytes, columns_memory_size_in_bytes: columnBytes };
   }
 
   /** Resolves once no background build is waiting (benchmarks measure the warm state after it). */
@@ -465,6 +515,17 @@ export class RunCache implements MapStore {
     }
   }
 
+  #forgetColumn(array: WasmArray<Float64Array>): void {
+    const kept = this.#columns.get(array);
+    if (kept) {
+      const columns = this.#segments.get(kept.segment)?.columns;
+      if (columns?.get(kept.id) === array) columns.delete(kept.id);
+      this.#columns.delete(array);
+      this.#columnBytes -= array.bytes;
+    }
+    array.free();
+  }
+
   #pinned(segment: Segment, deletes: DeletesId): boolean {
     return this.#pins.get(segment)?.has(deletes) ?? false;
   }
@@ -478,12 +539,13 @@ export class RunCache implements MapStore {
       array.free();
       this.#frees++;
     }
+    for (const array of [...entry.columns.values()]) this.#forgetColumn(array);
     this.#segments.delete(segment);
   }
 
   #entry(segment: Segment): SegmentEntry {
     let entry = this.#segments.get(segment);
-    if (!entry) this.#segments.set(segment, (entry = { runs: new Map(), maps: new Map() }));
+    if (!entry) this.#segments.set(segment, (entry = { runs: new Map(), maps: new Map(), columns: new Map() }));
     return entry;
   }
 }

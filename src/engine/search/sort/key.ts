@@ -28,6 +28,8 @@ export interface SortKeySource {
   readonly asStored?: boolean;
   /** The segment's values by position. */
   column(live: LiveSegment): Float64Array;
+  /** Names {@link column} within a segment (the same for every order of the field): a copy of it in wasm memory is kept under it. */
+  readonly columnId: string;
   /** How those values order within the segment (a keyword stand-in sits among its local terms). */
   localOrder(live: LiveSegment): KeyOrder;
   /** The map and offset that make the segment's values comparable across segments. */

@@ -38,6 +38,7 @@ export function keywordKey(clause: FieldClause, targets: readonly IndexSnapshot[
       return { order: clause.order, missing: standIn(clause.missing, global().ordinals.ordinalOf) };
     },
     column: (live) => live.segment.keywordOrdinals(clause.field, mode),
+    columnId: `keyword:${clause.field}:${mode}`,
     localOrder: (live) => ({ order: clause.order, missing: standIn(clause.missing, (term) => localOrdinal(local(live)?.terms ?? [], term)) }),
     readAs({ target, live }, maps) {
       const { ordinals: ords, at } = global();

@@ -29,6 +29,7 @@ export function numberKey(clause: FieldClause): SortKeySource {
     order,
     asStored: true,
     column: (live) => values(live) ?? new Float64Array(live.segment.count).fill(NaN),
+    columnId: `number:${clause.field}:${mode}`,
     localOrder: () => order,
     readAs: () => AS_STORED,
     afterValue: (value) => afterNumber(clause.field, value),
