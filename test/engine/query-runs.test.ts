@@ -212,23 +212,32 @@ describe('query runs', () => {
     const runs = () => engine.runsHeld([engine.resolveOne('kept')]).count;
     const evens: Query = { kind: 'term', field: 'tag', value: 'even', caseInsensitive: false, boost: 1 };
     const sort: SortClause[] = [{ kind: 'field', field: 'n', order: 'desc', missing: '_last' }];
-    const first = engine.search('kept', searchRequest({ query: evens, sort, size: 3 })).hits.hits.map((h) => h._id);
-    expect(first).toEqual(['48', '46', '44']);
+    const first = () => engine.search('kept', searchRequest({ query: evens, sort, size: 3 })).hits.hits.map((h) => h._id);
+    expect(first()).toEqual(['48', '46', '44']);
+    await engine.runs.settled();
+    // A query asked once builds nothing between requests (no demand yet); asked again, it does.
+    expect(runs()).toBe(0);
+    expect(first()).toEqual(['48', '46', '44']);
     await engine.runs.settled();
     expect(runs()).toBe(1);
     const misses = engine.runs.stats().miss_count;
     expect(engine.search('kept', searchRequest({ query: evens, sort, from: 22, size: 5 })).hits.hits.map((h) => h._id)).toEqual(['4', '2', '0']);
     expect([runs(), engine.runs.stats().miss_count]).toEqual([1, misses]);
+    // A page past the first is demand too: a new query's run is built after it.
+    const odds: Query = { kind: 'term', field: 'tag', value: 'odd', caseInsensitive: false, boost: 1 };
+    expect(engine.search('kept', searchRequest({ query: odds, sort, from: 3, size: 2 })).hits.hits.map((h) => h._id)).toEqual(['43', '41']);
+    await engine.runs.settled();
+    expect(runs()).toBe(2);
 
     const lastDay: Query = { kind: 'range', field: 'at', gte: 'now-1d', boost: 1 };
     const recent = engine.search('kept', searchRequest({ query: lastDay, sort, from: 20, size: 10 })).hits;
     expect(recent.total).toEqual({ value: 24, relation: 'eq' });
     await engine.runs.settled();
     // The field's own run, which serves any range over it, but no run of the query.
-    expect(runs()).toBe(2);
+    expect(runs()).toBe(3);
     engine.search('kept', searchRequest({ query: lastDay, sort, from: 20, size: 10 }));
     await engine.runs.settled();
-    expect(runs()).toBe(2);
+    expect(runs()).toBe(3);
     await engine.deleteIndices('kept');
   });
 

@@ -8,8 +8,9 @@
  * of the same search, at any depth, is a rank selection over runs and costs what a first page
  * costs. The run is keyed by the query, the order, the deletes it leaves out and, when it holds
  * scores, the shard's snapshot (its term statistics). A first page costs one pass over the matches
- * and a top-k; the run is then sorted between requests, or at once when the page reaches deep into
- * the matches. A filter over a sort whose segment run is kept takes the run's entries that match,
+ * and a top-k; the run is sorted at once when the page reaches deep into the matches, and otherwise
+ * between requests once there is demand for it: the query asked again, or a page past its first
+ * (a query asked once builds nothing). A filter over a sort whose segment run is kept takes the run's entries that match,
  * in order, and sorts nothing. Queries that read the clock (`now` in date math) are never kept.
  *
  * With `paging: top_k` it is Elasticsearch's algorithm: every segment's best `from + size` (after a
@@ -84,12 +85,15 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const runOrder = keys.map(({ clause, source }) => source?.id ?? `_score ${clause.order}`);
   const perTarget = targets.map((target) => {
     const q: Query = target.filter ? { kind: 'bool', must: [query], filter: [target.filter], should: [], mustNot: [], boost: 1 } : query;
-    return { query: q, cacheKey: request.paging === 'sorted_runs' && !readsNow(q) ? orderKey.queryRun(runOrder, scored, target.filter) : undefined };
+    const cacheKey = request.paging === 'sorted_runs' && !readsNow(q) ? orderKey.queryRun(runOrder, scored, target.filter) : undefined;
+    // Runs are built between requests on demand: a page past the first, or the query asked again.
+    const demand = cacheKey !== undefined && (runs.askedBefore(cacheKey) || from > 0 || afterKey !== undefined);
+    return { query: q, cacheKey, demand };
   });
 
   if (targets.some((target) => target.shards.length > 0)) shardFailures(targets, () => checkQueryStrings(query));
   const now = Date.now();
-  const searches = perTarget.map(({ query }): QuerySearch => ({ query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging }));
+  const searches = perTarget.map(({ query, demand }): QuerySearch => ({ query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging, demand }));
   const inputs: MergeInput[] = [];
   let total = 0, maxScore = -Infinity, skipped = 0;
   // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
@@ -158,12 +162,14 @@ interface QuerySearch {
   scoreAt: number;
   runScoreKey?: number;
   paging: Paging;
+  /** The query's runs are wanted: built between requests when a page does not build them at once. */
+  demand: boolean;
 }
 
 /**
  * A segment whose query run is not kept (or never kept, `key` undefined): its run, made now when the
  * page reaches deep into the matches (or starts after a position); otherwise the page's candidates
- * from it, and the run made between requests.
+ * from it, and the run made between requests when there is demand for it.
  */
 function collect(search: QuerySearch, segment: SegmentRef, context: SegmentContext, matches: Matches, key: RunName | undefined, readAs: ReadAs[]): SortedRun | MergeInput | undefined {
   const { query, scored, scoring, minScore, want, plan, runs, keys, scoreAt, runScoreKey } = search;
@@ -181,7 +187,7 @@ function collect(search: QuerySearch, segment: SegmentRef, context: SegmentConte
     return runs.add(live, key, (kernels) => (walk ? fromBase(kernels, base, matches) : sorted(kernels, matches)));
   }
   // A segment without matches keeps an empty run too, so later pages skip it.
-  if (key !== undefined) {
+  if (key !== undefined && search.demand) {
     runs.schedule(live, key, (kernels) => {
       const again = liveMatches(query, context, scoring, minScore, segment.only?.docs);
       // The segment's run may have been evicted since: it is looked up again.

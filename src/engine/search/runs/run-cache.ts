@@ -103,6 +103,9 @@ export type RunMaker = (kernels: WasmKernels) => SortedRun;
  */
 export const PIVOT_MIN_DOCS = 65_536;
 
+/** Queries remembered as asked ({@link RunCache.askedBefore}), most recent kept. */
+export const MAX_ASKED = 4096;
+
 /** The most builds waiting at once: beyond it, a page answers by top-k and nothing more is queued. */
 export const MAX_PENDING_BUILDS = 1024;
 
@@ -145,6 +148,8 @@ export class RunCache implements MapStore {
   #columnBytes = 0;
   #counters = { evictions: 0, hits: 0, misses: 0, background: 0 };
   #queue: Pending[] = [];
+  /** Query runs' names asked for so far, least recent first (at most {@link MAX_ASKED}). */
+  readonly #asked = new Set<RunName>();
   /** Run keys waiting in the queue, per segment. */
   #queued = new WeakMap<Segment, Set<RunName>>();
   /** Segments gone for good: a queued build for one of them is skipped. */
@@ -292,6 +297,18 @@ export class RunCache implements MapStore {
         if (run && run !== newestOf(variants)) this.#forget(run);
       }
     }
+  }
+
+  /**
+   * Whether a query's runs (named `key`) were asked for before; notes that they now have been. A
+   * query's runs are built between requests only once it is asked again, or for a page past its
+   * first: a stream of distinct queries (what a search box sends) builds nothing it never reads.
+   */
+  askedBefore(key: RunName): boolean {
+    const seen = this.#asked.delete(key);
+    this.#asked.add(key);
+    if (this.#asked.size > MAX_ASKED) this.#asked.delete(this.#asked.values().next().value!);
+    return seen;
   }
 
   /** Makes the run between requests, unless it is kept by then or its segment is gone. */
