@@ -2,8 +2,10 @@
  * A corpus loaded into deeppage's engine in process, as a user's bulk load leaves it: documents
  * through `Engine.write` into a real index (LMDB storage in a temporary directory, typed-array
  * columns, segments) in batches of BATCH, each followed by a refresh, as with the default refresh
- * interval (so a shard has many segments, up to the eight it keeps). The index has `refresh_interval`
- * -1 (only these refreshes) and a result window over every document.
+ * interval (so a shard has many segments, up to the eight it keeps), and the background merges they
+ * start are waited for, so that no segment changes under the measurements (a merge landing after the
+ * warm state was built would leave a segment without its run). The index has `refresh_interval` -1
+ * (only these refreshes) and a result window over every document.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +50,7 @@ export async function openEngineIndex(corpus: Corpus, shards: number, ctx: Suite
       bar.update(Math.min(at + BATCH, n));
     }
     bar.stop();
+    await engine.resolveOne(index).scheduler.merged();
     return { engine, index, close };
   } catch (error) {
     await close();

@@ -21,7 +21,7 @@ function setups(rows: Row[]): { corpus: string; docs: number; shards: number }[]
 
 /** What the deeppage series measure, in the report. */
 export const DEEPPAGE_STATES =
-  '`deeppage` is the warm state: every segment keeps its sorted run (built by the deep pages of the checks, or between requests after a shallow one, and waited for before timing). `deeppage-cold` is a first page under the sort, right after `_cache/clear`: top-k where the page reaches less than half of a segment, a whole sort of the segment beyond. `deeppage-top-k` is Elasticsearch\'s algorithm on the same engine (`paging=top_k`).';
+  '`deeppage` is the warm state: every segment keeps its sorted run (built by the deep pages of the checks, or between requests after a shallow one, and waited for before timing). `deeppage-cold` is a first page under the sort, right after `_cache/clear`: top-k where the page reaches less than half of a segment, a whole sort of the segment beyond, and pivots on the sort key (no sort) where that would sort 65,536 documents or more. `deeppage-top-k` is Elasticsearch\'s algorithm on the same engine (`paging=top_k`).';
 
 export function engineMarkdown(rows: Row[], strategies: Strategy[]): string {
   const out: string[] = [];
