@@ -4,4 +4,5 @@ export { topK, topKAfter } from "./topk";
 export { mergeRuns } from "./merge";
 export { rankSelect } from "./rank";
 export { countBetween } from "./between";
+export { markedEntries } from "./marked";
 export { sumKeys } from "./scan";

@@ -64,3 +64,10 @@ export function rankSelect(runs: Runs<ArrayLike<number>>, rank: number): Uint32A
   for (const { run } of mergedOrder(runs).slice(0, rank)) splits[run]++;
   return splits;
 }
+
+/** {@link WasmKernels.markedEntries}: the indices of the entries whose position is marked, in order. */
+export function markedEntries(positions: ArrayLike<number>, marks: ArrayLike<number>): Uint32Array {
+  const out: number[] = [];
+  for (let i = 0; i < positions.length; i++) if (marks[positions[i]] === 1) out.push(i);
+  return Uint32Array.from(out);
+}

@@ -28,10 +28,11 @@ interface Exports {
   mergeRuns(spec: number, keys: number, table: number, runs: number, from: number, size: number, outRun: number, outPos: number): number;
   rankSelect(spec: number, keys: number, table: number, runs: number, rank: number, out: number): void;
   countBetween(spec: number, keys: number, table: number, runs: number, low: number, high: number, out: number, values: number, counts: number): number;
+  markedEntries(positions: number, n: number, marks: number, out: number): number;
   sumKeys(keys: number, n: number): number;
 }
 
-const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'topKAfter', 'mergeRuns', 'rankSelect', 'countBetween', 'sumKeys'] as const;
+const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'topKAfter', 'mergeRuns', 'rankSelect', 'countBetween', 'markedEntries', 'sumKeys'] as const;
 
 /**
  * The instance's exports with every u32 result made unsigned. Wasm hands an i32 result to JavaScript
@@ -53,6 +54,7 @@ function unsignedExports(instance: WebAssembly.Instance): Exports {
     mergeRuns: (spec, keys, table, runs, from, size, outRun, outPos) => raw.mergeRuns(spec, keys, table, runs, from, size, outRun, outPos) >>> 0,
     rankSelect: raw.rankSelect,
     countBetween: (spec, keys, table, runs, low, high, out, values, counts) => raw.countBetween(spec, keys, table, runs, low, high, out, values, counts) >>> 0,
+    markedEntries: (positions, n, marks, out) => raw.markedEntries(positions, n, marks, out) >>> 0,
     sumKeys: raw.sumKeys,
   };
 }
@@ -319,6 +321,21 @@ export class WasmKernels {
     });
   }
 
+  /**
+   * The indices of the entries whose position is marked (`marks[position] === 1`), in entry order:
+   * a run's entries picked by their documents. Every position must be below `marks.length`.
+   */
+  markedEntries(positions: WasmArray<Uint32Array> | Uint32Array, marks: Uint8Array): Uint32Array {
+    const n = positions.length;
+    return this.#call((scratch) => {
+      const at = positions instanceof WasmArray ? positions.ptr : this.#placeU32(scratch, positions);
+      const marked = scratch(Math.max(1, marks.length));
+      this.#heap().u8.set(marks, marked);
+      const out = scratch(Math.max(1, n) * 4);
+      return this.#u32(out, this.#x.markedEntries(at, n, marked, out));
+    });
+  }
+
   /** The scan floor: one scalar pass summing `n` values of a column. */
   sumKeys(values: Column, n = values.length): number {
     checkLength(values, n);
@@ -399,6 +416,12 @@ export class WasmKernels {
     if (values.buffer === this.#x.memory.buffer) return values.byteOffset;
     const ptr = scratch(n * 8);
     new Float64Array(this.#x.memory.buffer, ptr, n).set(values.subarray(0, n));
+    return ptr;
+  }
+
+  #placeU32(scratch: (bytes: number) => number, values: Uint32Array): number {
+    const ptr = scratch(Math.max(1, values.length) * 4);
+    this.#heap().u32.set(values, ptr / 4);
     return ptr;
   }
 

@@ -138,20 +138,23 @@ export class SortedRun {
    * are kept after the keys when hits show them.
    */
   selected(kernels: WasmKernels, live: LiveSegment, matches: Uint8Array, count: number, scores?: Float64Array): SortedRun {
-    const out = SortedRun.#alloc(kernels, count, this.keys.length + (scores ? 1 : 0));
+    // The entries to keep, by the kernel (one pass over the run's positions, no branch on the marks).
+    const picked = kernels.markedEntries(this.positions, matches);
+    const length = Math.min(count, picked.length);
+    const out = SortedRun.#alloc(kernels, length, this.keys.length + (scores ? 1 : 0));
     // Views after the allocation: growing memory detaches earlier ones.
     const from = this.positions.view;
     const fromKeys = this.keys.map((key) => key.view);
     const positions = out.positions.view;
     const keys = out.keys.map((key) => key.view);
-    let at = 0;
-    for (let i = 0; i < from.length && at < count; i++) {
-      const p = from[i];
-      if (matches[p] !== 1) continue;
-      positions[at] = p;
-      for (let j = 0; j < fromKeys.length; j++) keys[j][at] = fromKeys[j][i];
-      if (scores) keys[fromKeys.length][at] = scores[p];
-      at++;
+    for (let i = 0; i < length; i++) positions[i] = from[picked[i]];
+    for (let j = 0; j < fromKeys.length; j++) {
+      const source = fromKeys[j], target = keys[j];
+      for (let i = 0; i < length; i++) target[i] = source[picked[i]];
+    }
+    if (scores) {
+      const target = keys[fromKeys.length];
+      for (let i = 0; i < length; i++) target[i] = scores[positions[i]];
     }
     return new SortedRun(out.positions, out.keys, live.deleted, live.deletedCount, scores ? fromKeys.length : undefined);
   }
