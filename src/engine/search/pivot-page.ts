@@ -1,40 +1,56 @@
 /**
- * A deep page of a sort that the segments have no sorted runs for yet, found without sorting them.
+ * A page of a sort that the segments have no sorted runs for yet, found without sorting them.
  *
  * Pivots on the first key, read from a sample of its values, split every live document into those
- * that sort before the page, a window that holds the page, and those after it, in one pass over the
- * key's column per segment that also collects the window. Only the window is then sorted (each
- * segment's part by top-k) and merged at the rank the documents before it leave, as top-k
- * candidates are merged. The window holds a few percent of the documents at worst (a page halfway
- * down), and almost none near either end; a first key with few values can make it the whole tie
- * that holds the page, and when that is more than {@link MAX_WINDOW_SHARE} of the documents the
- * caller sorts the segments instead.
+ * that sort before the page, a window that holds it, and those after it: one pass of the
+ * `countBetween` kernel over every segment's column (copies the run cache keeps in wasm memory). The
+ * window is cut down with a histogram of its own values, then sorted by one top-k over every key
+ * and read at the rank the documents before it leave. The window holds a few percent of the
+ * documents at worst (a page halfway down), and almost none near either end; a first key with few
+ * values can make it the whole tie that holds the page, and when that is more than
+ * {@link MAX_WINDOW_SHARE} of the documents the caller sorts the segments instead.
  *
- * Exact on any values: the pass compares values as they compare across segments (keywords through
- * their global ordinals, `_doc` with its offset), with the window's ends included, so everything
- * counted before the window sorts strictly before it and everything after it strictly after, -0
- * and +0 included (they compare equal here, and both fall in the window together); the order inside
- * the window is the kernels' own. Missing values sit in a block at one end (or stand in as their
- * value): a page that reaches into that block is left to the caller.
+ * Exact on any values: the kernel splits in the kernels' own order (keywords through their global
+ * ordinals, `_doc` with its offset, the run rule of core/order.ts `runValue`), with the window's ends
+ * included, and the cut by histogram only ever keeps equal values together. Missing values are in
+ * no window (unless a value stands in for them): a page among them is left to the caller.
  */
-import { MAX_KEYS, reference, WasmArray, type Column, type KeyOrder, type Run, type WasmKernels } from '../../core/index.ts';
+import { MAX_KEYS, reference, runValue, WasmArray, type Column, type KeyOrder, type Run, type WasmKernels } from '../../core/index.ts';
 import type { PageEntry } from './coordinator.ts';
 import type { SegmentRef } from './layout.ts';
 import type { RunCache } from './runs/run-cache.ts';
 import { gather } from './runs/sorted-run.ts';
-import type { SortPlan } from './sort/key.ts';
+import type { SortKeySource, SortPlan } from './sort/key.ts';
+
+/**
+ * A first-key value (as it compares across segments) as a number whose ascending order is the key's
+ * order: negated when descending; a missing one (NaN) as its stand-in value, or NaN when none.
+ */
+function signedKey(order: KeyOrder): (value: number) => number {
+  const sign = order.order === 'desc' ? -1 : 1;
+  const stand = typeof order.missing === 'number' && !Number.isNaN(order.missing) ? order.missing : NaN;
+  return (value) => sign * (value !== value ? stand : value);
+}
 
 /** Sample size for the pivots: the window's expected share is about 6/√(this) of the documents halfway down. */
 export const PIVOT_SAMPLE = 8192;
 /** The largest share of the documents the window may hold before the caller sorts the segments instead. */
 export const MAX_WINDOW_SHARE = 0.25;
 
-/** One segment's first key: its column (plain, for the sample) and how its values compare across segments. */
+/** One segment's keys as a run read in position order (plain columns, maps as views), for core/order.ts `runValue`. */
 interface KeyReader {
   segment: SegmentRef;
-  column: Float64Array;
-  map: ArrayLike<number> | undefined;
-  offset: number;
+  run: Run<ArrayLike<number>>;
+}
+
+function readerRun(segment: SegmentRef, keys: readonly SortKeySource[], runs: RunCache): Run<ArrayLike<number>> {
+  return {
+    length: segment.live.segment.count,
+    keys: keys.map((key) => {
+      const { map, offset } = key.readAs(segment, runs);
+      return { values: key.column(segment.live), map: map && viewOf(map), offset };
+    }),
+  };
 }
 
 /**
@@ -46,11 +62,7 @@ export function pivotPage(segments: readonly SegmentRef[], plan: SortPlan, from:
   const total = segments.reduce((n, { live }) => n + live.segment.count - live.deletedCount, 0);
   if (from >= total || size === 0) return [];
   const order = plan.order();
-  const key = plan.keys[0];
-  const readers: KeyReader[] = segments.map((segment) => {
-    const { map, offset } = key.readAs(segment, runs);
-    return { segment, column: key.column(segment.live), map: map && viewOf(map), offset: offset ?? 0 };
-  });
+  const readers: KeyReader[] = segments.map((segment) => ({ segment, run: readerRun(segment, plan.keys.slice(0, 1), runs) }));
   const sample = sampleKeys(readers, order[0], total, runs.kernels);
   if (sample.keys.length === 0) return undefined;
   const end = Math.min(from + size, total);
@@ -68,12 +80,11 @@ export function pivotPage(segments: readonly SegmentRef[], plan: SortPlan, from:
 /** The comparable values (the run rule: map, then offset) of the first key at random live positions, spread over the segments by size; and how many were drawn. */
 function sampleKeys(readers: readonly KeyReader[], order: KeyOrder, total: number, kernels: WasmKernels): { keys: Float64Array; drawn: number } {
   const keys = new Float64Array(PIVOT_SAMPLE + readers.length);
-  const sign = order.order === 'desc' ? -1 : 1;
-  const stand = typeof order.missing === 'number' && !Number.isNaN(order.missing) ? order.missing : NaN;
+  const signed = signedKey(order);
   let drawn = 0, s = 0;
   let seed = 0x9e3779b9;
-  for (const { segment, column, map, offset } of readers) {
-    const { live } = segment;
+  for (const reader of readers) {
+    const { live } = reader.segment;
     const n = live.segment.count;
     const deleted = live.deletedCount > 0 ? live.deleted : undefined;
     const take = Math.ceil((PIVOT_SAMPLE * (n - live.deletedCount)) / Math.max(1, total));
@@ -84,10 +95,8 @@ function sampleKeys(readers: readonly KeyReader[], order: KeyOrder, total: numbe
       const p = (seed >>> 0) % n;
       if (deleted !== undefined && deleted[p] === 1) continue;
       drawn++;
-      const x = column[p];
-      // Signed so that ascending numeric order is the key's order; a missing value counts as its stand-in.
-      const v = x !== x ? stand : offset !== 0 ? (map === undefined ? x : map[x]) + offset : map === undefined ? x : map[x];
-      if (v === v) keys[s++] = sign * v;
+      const k = signed(runValue(reader.run, 0, p));
+      if (k === k) keys[s++] = k;
     }
   }
   // Sorted by the top-k kernel (a radix sort at k = n): TypedArray.prototype.sort is far slower here.
@@ -177,13 +186,12 @@ const NARROW_BUCKETS = 256;
  */
 function narrowed(order: KeyOrder, window: Window, from: number, end: number): Window {
   if (window.between <= 4 * (end - from) + 64) return window;
-  const sign = order.order === 'desc' ? -1 : 1;
-  const stand = typeof order.missing === 'number' && !Number.isNaN(order.missing) ? order.missing : NaN;
+  const signed = signedKey(order);
   const keys = new Float64Array(window.between);
   let least = Infinity, most = -Infinity;
   for (let i = 0; i < keys.length; i++) {
     const v = window.values[i];
-    const k = sign * (v !== v ? stand : v);
+    const k = signed(v);
     keys[i] = k;
     least = Math.min(least, k);
     most = Math.max(most, k);
@@ -237,20 +245,11 @@ function pageOf(segments: readonly SegmentRef[], plan: SortPlan, runs: RunCache,
   for (let s = 0; s < segments.length; s++) {
     const docs = window.docs[s];
     if (docs.length === 0) continue;
-    const reads = plan.keys.map((key) => {
-      const { map, offset } = key.readAs(segments[s], runs);
-      return { column: key.column(segments[s].live), map: map && viewOf(map), offset: offset ?? 0 };
-    });
+    const run = readerRun(segments[s], plan.keys, runs);
     for (const p of docs) {
       segmentOf[e] = s;
       positions[e] = p;
-      for (let j = 0; j < reads.length; j++) {
-        const { column, map, offset } = reads[j];
-        let v = column[p];
-        if (v === v && map !== undefined) v = map[v];
-        // Adding 0 would turn -0 into +0, which sorts differently.
-        keys[j][e] = offset !== 0 ? v + offset : v;
-      }
+      for (let j = 0; j < keys.length; j++) keys[j][e] = runValue(run, j, p);
       e++;
     }
   }
