@@ -5,4 +5,5 @@ export { mergeRuns } from "./merge";
 export { rankSelect } from "./rank";
 export { countBetween } from "./between";
 export { markedEntries } from "./marked";
+export { scoreTerms } from "./score";
 export { sumKeys } from "./scan";

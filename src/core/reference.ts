@@ -71,3 +71,22 @@ export function markedEntries(positions: ArrayLike<number>, marks: ArrayLike<num
   for (let i = 0; i < positions.length; i++) if (marks[positions[i]] === 1) out.push(i);
   return Uint32Array.from(out);
 }
+
+/** {@link WasmKernels.scoreTerms}: the documents holding at least `minimum` of the terms, and their summed BM25 scores. */
+export function scoreTerms(terms: readonly { docs: ArrayLike<number>; freqs: ArrayLike<number>; weight: number; inverse: ArrayLike<number> }[], norms: ArrayLike<number>, minimum: number, scored: boolean): { docs: Uint32Array; scores?: Float64Array } {
+  const f = Math.fround;
+  const held = new Map<number, { terms: number; sum: number }>();
+  for (const { docs, freqs, weight, inverse } of terms) {
+    for (let p = 0; p < docs.length; p++) {
+      const doc = docs[p];
+      const score = f(weight - f(weight / f(1 + f(freqs[p] * inverse[norms[doc]]))));
+      const at = held.get(doc) ?? { terms: 0, sum: 0 };
+      at.terms++;
+      at.sum += score;
+      held.set(doc, at);
+    }
+  }
+  const kept = [...held].filter(([, { terms: n }]) => n >= Math.max(1, minimum)).sort(([a], [b]) => a - b);
+  const docs = Uint32Array.from(kept, ([doc]) => doc);
+  return scored ? { docs, scores: Float64Array.from(kept, ([, { sum }]) => f(sum)) } : { docs };
+}

@@ -29,10 +29,11 @@ interface Exports {
   rankSelect(spec: number, keys: number, table: number, runs: number, rank: number, out: number): void;
   countBetween(spec: number, keys: number, table: number, runs: number, low: number, high: number, out: number, values: number, counts: number): number;
   markedEntries(positions: number, n: number, marks: number, out: number): number;
+  scoreTerms(table: number, terms: number, norms: number, count: number, minimum: number, scored: number, bits: number, sums: number, hits: number, docs: number, scores: number): number;
   sumKeys(keys: number, n: number): number;
 }
 
-const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'topKAfter', 'mergeRuns', 'rankSelect', 'countBetween', 'markedEntries', 'sumKeys'] as const;
+const FUNCTIONS = ['alloc', 'free', 'allocatedBytes', 'allocatedBlocks', 'topK', 'topKAfter', 'mergeRuns', 'rankSelect', 'countBetween', 'markedEntries', 'scoreTerms', 'sumKeys'] as const;
 
 /**
  * The instance's exports with every u32 result made unsigned. Wasm hands an i32 result to JavaScript
@@ -55,6 +56,7 @@ function unsignedExports(instance: WebAssembly.Instance): Exports {
     rankSelect: raw.rankSelect,
     countBetween: (spec, keys, table, runs, low, high, out, values, counts) => raw.countBetween(spec, keys, table, runs, low, high, out, values, counts) >>> 0,
     markedEntries: (positions, n, marks, out) => raw.markedEntries(positions, n, marks, out) >>> 0,
+    scoreTerms: (table, terms, norms, count, minimum, scored, bits, sums, hits, docs, scores) => raw.scoreTerms(table, terms, norms, count, minimum, scored, bits, sums, hits, docs, scores) >>> 0,
     sumKeys: raw.sumKeys,
   };
 }
@@ -131,6 +133,25 @@ export interface Between {
   positions: Uint32Array;
   /** Their values of the first key as they compare (map, then offset), in the same order. */
   values: Float64Array;
+}
+
+/**
+ * One term of a query over a segment's postings ({@link WasmKernels.scoreTerms}): the documents
+ * holding it, ascending, how often each does, and its BM25 scorer as Lucene's is made: a weight
+ * and, per norm byte, 1 / (k1 × (1 − b + b × length / avgdl)), both float32.
+ */
+export interface ScoredTerm {
+  docs: Uint32Array;
+  freqs: Uint32Array;
+  weight: number;
+  /** 256 values, by norm byte. */
+  inverse: Float32Array;
+}
+
+/** Documents with their scores when asked ({@link WasmKernels.scoreTerms}). */
+export interface ScoredDocs {
+  docs: Uint32Array;
+  scores?: Float64Array;
 }
 
 /** Runs laid out for the merge kernel by {@link WasmKernels.layOut}. */
@@ -333,6 +354,57 @@ export class WasmKernels {
       this.#heap().u8.set(marks, marked);
       const out = scratch(Math.max(1, n) * 4);
       return this.#u32(out, this.#x.markedEntries(at, n, marked, out));
+    });
+  }
+
+  /**
+   * The documents of a segment (norm byte per document in `norms`) holding at least `minimum` of
+   * the terms, ascending; with `scored`, each one's score: per term w − w / (1 + freq × inverse[norm])
+   * in float32, summed in double in term order, rounded to float32 once (Lucene's BM25 and its
+   * disjunction sum). Every document must be below `norms.length`.
+   */
+  scoreTerms(terms: readonly ScoredTerm[], norms: Uint8Array, minimum: number, scored: boolean): ScoredDocs {
+    checkCount('minimum', minimum);
+    if (terms.length > 0xffff) throw new RangeError(`scoreTerms takes at most 65,535 terms, not ${terms.length}`);
+    const count = norms.length;
+    let postings = 0;
+    for (const term of terms) {
+      if (term.freqs.length < term.docs.length) throw new RangeError(`a term has ${term.docs.length} documents and ${term.freqs.length} frequencies`);
+      if (term.inverse.length !== 256) throw new RangeError(`a term's inverse-length table has ${term.inverse.length} values, not 256`);
+      postings += term.docs.length;
+    }
+    const room = Math.max(1, Math.min(count, postings));
+    return this.#call((scratch) => {
+      // Scratch first (an allocation may grow memory), then every copy through fresh views.
+      const table = scratch(Math.max(1, terms.length) * 24);
+      const places = terms.map((term) => ({ docs: scratch(term.docs.length * 4 || 4), freqs: scored ? scratch(term.docs.length * 4 || 4) : 0, inverse: scored ? scratch(1024) : 0 }));
+      const normsAt = scratch(Math.max(1, count));
+      const bits = scratch(Math.max(1, (count + 63) >>> 6) * 8);
+      const sums = scored ? scratch(Math.max(1, count) * 8) : 0;
+      const hits = minimum > 1 ? scratch(Math.max(1, count) * 2) : 0;
+      const docs = scratch(room * 4);
+      const scores = scored ? scratch(room * 8) : 0;
+      const buffer = this.#x.memory.buffer;
+      const { u8, u32 } = this.#heap();
+      const f32 = new Float32Array(buffer);
+      u8.set(norms, normsAt);
+      terms.forEach((term, t) => {
+        const at = places[t];
+        u32.set(term.docs, at.docs >>> 2);
+        if (scored) {
+          u32.set(term.freqs.subarray(0, term.docs.length), at.freqs >>> 2);
+          f32.set(term.inverse, at.inverse >>> 2);
+        }
+        const row = (table >>> 2) + t * 6;
+        u32[row] = at.docs;
+        u32[row + 1] = at.freqs;
+        u32[row + 2] = term.docs.length;
+        u32[row + 3] = at.inverse;
+        f32[row + 4] = term.weight;
+        u32[row + 5] = 0;
+      });
+      const n = this.#x.scoreTerms(table, terms.length, normsAt, count, minimum, scored ? 1 : 0, bits, sums, hits, docs, scores);
+      return { docs: this.#u32(docs, n), ...(scored && { scores: new Float64Array(this.#x.memory.buffer, scores, n).slice() }) };
     });
   }
 

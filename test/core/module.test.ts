@@ -12,7 +12,7 @@ describe('the release module', () => {
   it('exports exactly the documented ABI', () => {
     const names = WebAssembly.Module.exports(module).map((e) => `${e.kind}:${e.name}`).sort();
     expect(names).toEqual(
-      ['alloc', 'allocatedBlocks', 'allocatedBytes', 'countBetween', 'free', 'markedEntries', 'mergeRuns', 'rankSelect', 'sumKeys', 'topK', 'topKAfter']
+      ['alloc', 'allocatedBlocks', 'allocatedBytes', 'countBetween', 'free', 'markedEntries', 'mergeRuns', 'rankSelect', 'scoreTerms', 'sumKeys', 'topK', 'topKAfter']
         .map((n) => `function:${n}`)
         .concat('memory:memory')
         .sort(),

@@ -5,6 +5,8 @@
  * through Lucene's one-byte norm, so lengths above 40 are rounded down to 4 significant bits.
  */
 
+import type { TextIndex } from '../segments/postings.ts';
+
 const f = Math.fround;
 const K1 = f(1.2);
 const B = f(0.75);
@@ -22,6 +24,8 @@ export interface TermStatistics {
 /** Scores one term's matches: `score(freq, norm)`, with `norm` the document's length byte. */
 export interface TermScorer {
   readonly weight: number;
+  /** Per norm byte: 1 / (k1 × (1 − b + b × length / avgdl)), float32 (what the scoreTerms kernel reads). */
+  readonly inverse: Float32Array;
   score(freq: number, norm: number): number;
 }
 
@@ -38,9 +42,25 @@ function scorerOf(boost: number, idf: number, avgdl: number): TermScorer {
   for (let i = 0; i < 256; i++) inverse[i] = f(1 / f(K1 * f(f(1 - B) + f(f(B * LENGTHS[i]) / avgdl))));
   return {
     weight,
+    inverse,
     score: (freq, norm) => f(weight - f(weight / f(1 + f(freq * inverse[norm])))),
   };
 }
+
+/** Each document's norm byte in a text index (0 for documents without the field), computed once per index. */
+export function normsOf(index: TextIndex): Uint8Array {
+  let norms = NORMS.get(index);
+  if (!norms) {
+    const { lengths } = index;
+    norms = new Uint8Array(lengths.length);
+    for (let doc = 0; doc < lengths.length; doc++) if (lengths[doc] > 0) norms[doc] = lengthToNorm(lengths[doc]);
+    NORMS.set(index, norms);
+  }
+  return norms;
+}
+
+/** The norms of each text index read so far (an index never changes once built). */
+const NORMS = new WeakMap<TextIndex, Uint8Array>();
 
 /** Lucene's SmallFloat.intToByte4: a length as its norm byte (exact to 40, then 4 significant bits, rounded down). */
 export function lengthToNorm(length: number): number {

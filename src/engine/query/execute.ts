@@ -14,7 +14,8 @@ import { termNumber, type TextIndex } from '../segments/postings.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { compareTerms, lowerBound as termLowerBound } from '../terms.ts';
 import { firstNotBefore, lowerBound, upperBound } from '../binary-search.ts';
-import { lengthToNorm, phraseScorer, termScorer, type TermStatistics } from './bm25.ts';
+import type { WasmKernels } from '../../core/index.ts';
+import { lengthToNorm, normsOf, phraseScorer, termScorer, type TermScorer, type TermStatistics } from './bm25.ts';
 import { closedInterval, nextDown, nextUp, termBounds } from './bounds.ts';
 import { numbersBetween, valuesBetween, type FieldRun } from './column-ranges.ts';
 import { cannotUse, isMetadataField, matchMetadata } from './metadata-fields.ts';
@@ -35,6 +36,8 @@ export interface SegmentContext {
   index: string;
   /** `now` for date math, fixed for the whole search. */
   now: number;
+  /** Text terms are matched and scored over their postings by the core's scoreTerms kernel. */
+  kernels: WasmKernels;
   /** Leaf clauses built so far for this segment ({@link countClause}). */
   clauses?: { count: number };
   /**
@@ -161,8 +164,9 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     if (!index) return NO_MATCHES;
     const numbers = matches(index);
     if (numbers.length === 0) return NO_MATCHES;
-    if (numbers.length > 1 || !scored) return constantScore(unite(numbers.map((n) => postingsOf(index, n)), false), scored ? boost : undefined);
-    return scoredPostings(index, numbers[0], termScorer(boost, statistics('text', field, term, context)));
+    if (numbers.length === 1 && !scored) return postingsOf(index, numbers[0]);
+    if (numbers.length > 1 || !scored) return constantScore(textTerms(index, numbers, undefined, 1, context), scored ? boost : undefined);
+    return textTerms(index, numbers, [termScorer(boost, statistics('text', field, term, context))], 1, context);
   }
   if (mapping.type === 'keyword') {
     const term = String(value);
@@ -339,7 +343,7 @@ function termsWhere(kind: 'prefix' | 'wildcard' | 'range', field: string, contex
     const numbers: number[] = [];
     const [start, end] = termSpan(index.terms, set);
     for (let n = start; n < end; n++) if (set.test(index.terms[n])) numbers.push(n);
-    return unite(numbers.map((n) => postingsOf(index, n)), false);
+    return numbers.length === 1 ? postingsOf(index, numbers[0]) : textTerms(index, numbers, undefined, 1, context);
   }
   // A term range reaches here on keyword and text fields only.
   if (mapping.type !== 'keyword') throw cannotUse(kind as 'prefix' | 'wildcard', field, mapping.type);
@@ -406,11 +410,22 @@ function matchQuery(
   }
   const terms = analyze(String(text));
   if (terms.length === 0) return options.zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES;
-  const clauses = terms.map((term) => termQuery(field, term, false, context, scored, boost));
-  if (terms.length === 1) return clauses[0];
-  if (options.operator === 'and') return intersect(clauses, scored);
-  const minimum = options.minimumShouldMatch === undefined ? 1 : Math.max(1, minimumShouldMatch(options.minimumShouldMatch, clauses.length));
-  return unite(clauses, scored, minimum);
+  if (terms.length === 1 || options.operator === 'and') {
+    const clauses = terms.map((term) => termQuery(field, term, false, context, scored, boost));
+    return clauses.length === 1 ? clauses[0] : intersect(clauses, scored);
+  }
+  // A disjunction of the terms (Lucene's BooleanQuery of SHOULD term clauses), in one kernel call.
+  const minimum = options.minimumShouldMatch === undefined ? 1 : Math.max(1, minimumShouldMatch(options.minimumShouldMatch, terms.length));
+  for (let t = 0; t < terms.length; t++) countClause(context);
+  const index = context.live.segment.texts.get(field);
+  if (!index) return NO_MATCHES;
+  const present = terms.flatMap((term) => {
+    const n = termNumber(index, term);
+    return n < 0 ? [] : [{ term, n }];
+  });
+  if (present.length < minimum) return NO_MATCHES;
+  const scorers = scored ? present.map(({ term }) => termScorer(boost, statistics('text', field, term, context))) : undefined;
+  return textTerms(index, present.map(({ n }) => n), scorers, minimum, context);
 }
 
 function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQuery: 'none' | 'all', context: SegmentContext, scored: boolean, boost: number): Matches {
@@ -467,13 +482,21 @@ function postingsOf(index: TextIndex, n: number): Matches {
   return { docs: index.docs.subarray(index.starts[n], index.starts[n + 1]) };
 }
 
-function scoredPostings(index: TextIndex, n: number, scorer: { score(freq: number, norm: number): number }): Matches {
-  const from = index.starts[n], to = index.starts[n + 1];
-  const docs = index.docs.subarray(from, to);
-  const scores = new Float64Array(to - from);
-  for (let p = from; p < to; p++) scores[p - from] = scorer.score(index.freqs[p], lengthToNorm(index.lengths[index.docs[p]]));
-  return { docs, scores };
+/**
+ * The documents holding at least `minimum` of the index's terms `numbers` and, with `scorers` (one
+ * per term), their BM25 scores summed as Lucene's disjunction sums them: one pass of the core's
+ * scoreTerms kernel over the postings.
+ */
+function textTerms(index: TextIndex, numbers: readonly number[], scorers: readonly TermScorer[] | undefined, minimum: number, context: SegmentContext): Matches {
+  const terms = numbers.map((n, t) => {
+    const from = index.starts[n], to = index.starts[n + 1];
+    return { docs: index.docs.subarray(from, to), freqs: index.freqs.subarray(from, to), weight: scorers ? scorers[t].weight : 0, inverse: scorers ? scorers[t].inverse : NO_TABLE };
+  });
+  return context.kernels.scoreTerms(terms, normsOf(index), minimum, scorers !== undefined);
 }
+
+/** The inverse-length table of an unscored term (never read). */
+const NO_TABLE = new Float32Array(256);
 
 /** A term's statistics over the shard, computed once per search. */
 function statistics(kind: 'text' | 'keyword', field: string, term: string, context: SegmentContext): TermStatistics {

@@ -124,7 +124,7 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
     } else {
       let statistics = statsByShard.get(shard);
       if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-      const context: SegmentContext = { live, shard: shard.segments, statistics, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs) };
+      const context: SegmentContext = { live, shard: shard.segments, statistics, kernels: runs.kernels, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs) };
       const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore, segment.only?.docs));
       total += matchCount(matches);
       if (scored && size > 0 && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
