@@ -11,7 +11,8 @@ const TERM_BYTES: usize = 24;
  * The terms are `terms` entries of the table at `table`, 24 bytes each: the address of its
  * documents (u32, ascending), of their frequencies (u32), how many postings (u32), the address of
  * its inverse-length table (256 f32), its weight (f32), 4 bytes of padding. `norms` holds one norm
- * byte per document of a segment of `count` documents.
+ * byte per document of a segment of `count` documents; `deleted`, when not 0, one byte per document,
+ * 1 for a deleted one, which is left out.
  *
  * Writes to `docs` (u32) the documents holding at least `minimum` of the terms, ascending, and, when
  * `scored` is not 0, to `scores` (f64) each one's score: its terms' scores (f32 each) summed in f64
@@ -19,7 +20,7 @@ const TERM_BYTES: usize = 24;
  * words, `sums` for `count` f64 and `hits` for `count` u16 (read only when `minimum` > 1); none
  * needs clearing first. `docs` and `scores` need room for min(count, postings over all terms).
  */
-export function scoreTerms(table: usize, terms: u32, norms: usize, count: u32, minimum: u32, scored: u32, bits: usize, sums: usize, hits: usize, docs: usize, scores: usize): u32 {
+export function scoreTerms(table: usize, terms: u32, norms: usize, deleted: usize, count: u32, minimum: u32, scored: u32, bits: usize, sums: usize, hits: usize, docs: usize, scores: usize): u32 {
   const words = (count + 63) >> 6;
   memory.fill(bits, 0, (<usize>words) << 3);
   const counting = minimum > 1;
@@ -59,7 +60,9 @@ export function scoreTerms(table: usize, terms: u32, norms: usize, count: u32, m
       word &= word - 1;
       store<u32>(docs + ((<usize>w) << 2), doc);
       if (scored) store<f64>(scores + ((<usize>w) << 3), <f64><f32>load<f64>(sums + ((<usize>doc) << 3)));
-      w += counting ? <u32>(<u32>load<u16>(hits + ((<usize>doc) << 1)) >= minimum) : 1;
+      let keep: u32 = counting ? <u32>(<u32>load<u16>(hits + ((<usize>doc) << 1)) >= minimum) : 1;
+      if (deleted != 0) keep &= <u32>(load<u8>(deleted + <usize>doc) == 0);
+      w += keep;
     }
   }
   return w;

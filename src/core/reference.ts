@@ -90,3 +90,11 @@ export function scoreTerms(terms: readonly { docs: ArrayLike<number>; freqs: Arr
   const docs = Uint32Array.from(kept, ([doc]) => doc);
   return scored ? { docs, scores: Float64Array.from(kept, ([, { sum }]) => f(sum)) } : { docs };
 }
+
+/** {@link WasmKernels.bestScored}: the matches (deleted ones left out) counted, and the best `k` by score, then document. */
+export function bestScored(terms: Parameters<typeof scoreTerms>[0], norms: ArrayLike<number>, minimum: number, k: number, deleted?: ArrayLike<number>): { count: number; docs: Uint32Array; scores: Float64Array } {
+  const all = scoreTerms(terms, norms, minimum, true);
+  const kept = [...all.docs.keys()].filter((i) => !deleted || deleted[all.docs[i]] !== 1);
+  const best = [...kept].sort((a, b) => all.scores![b] - all.scores![a] || all.docs[a] - all.docs[b]).slice(0, k);
+  return { count: kept.length, docs: Uint32Array.from(best, (i) => all.docs[i]), scores: Float64Array.from(best, (i) => all.scores![i]) };
+}

@@ -29,7 +29,7 @@ interface Exports {
   rankSelect(spec: number, keys: number, table: number, runs: number, rank: number, out: number): void;
   countBetween(spec: number, keys: number, table: number, runs: number, low: number, high: number, out: number, values: number, counts: number): number;
   markedEntries(positions: number, n: number, marks: number, out: number): number;
-  scoreTerms(table: number, terms: number, norms: number, count: number, minimum: number, scored: number, bits: number, sums: number, hits: number, docs: number, scores: number): number;
+  scoreTerms(table: number, terms: number, norms: number, deleted: number, count: number, minimum: number, scored: number, bits: number, sums: number, hits: number, docs: number, scores: number): number;
   sumKeys(keys: number, n: number): number;
 }
 
@@ -56,7 +56,7 @@ function unsignedExports(instance: WebAssembly.Instance): Exports {
     rankSelect: raw.rankSelect,
     countBetween: (spec, keys, table, runs, low, high, out, values, counts) => raw.countBetween(spec, keys, table, runs, low, high, out, values, counts) >>> 0,
     markedEntries: (positions, n, marks, out) => raw.markedEntries(positions, n, marks, out) >>> 0,
-    scoreTerms: (table, terms, norms, count, minimum, scored, bits, sums, hits, docs, scores) => raw.scoreTerms(table, terms, norms, count, minimum, scored, bits, sums, hits, docs, scores) >>> 0,
+    scoreTerms: (table, terms, norms, deleted, count, minimum, scored, bits, sums, hits, docs, scores) => raw.scoreTerms(table, terms, norms, deleted, count, minimum, scored, bits, sums, hits, docs, scores) >>> 0,
     sumKeys: raw.sumKeys,
   };
 }
@@ -364,6 +364,55 @@ export class WasmKernels {
    * disjunction sum). Every document must be below `norms.length`.
    */
   scoreTerms(terms: readonly ScoredTerm[], norms: Uint8Array, minimum: number, scored: boolean): ScoredDocs {
+    return this.#call((scratch) => {
+      const { docs, scores, n } = this.#scoreTerms(scratch, terms, norms, undefined, minimum, scored);
+      return { docs: this.#u32(docs, n), ...(scored && { scores: new Float64Array(this.#x.memory.buffer, scores, n).slice() }) };
+    });
+  }
+
+  /**
+   * {@link scoreTerms}, scored, with the matches left in the module's memory (those marked 1 in
+   * `deleted` left out): nothing is copied out, and kernels read them in place. The caller owns both
+   * arrays and frees them.
+   */
+  scoreTermsKept(terms: readonly ScoredTerm[], norms: Uint8Array, minimum: number, deleted?: Uint8Array): { docs: WasmArray<Uint32Array>; scores: WasmArray<Float64Array> } {
+    if (deleted && deleted.length < norms.length) throw new RangeError(`deleted marks ${deleted.length} documents of ${norms.length}`);
+    let postings = 0;
+    for (const term of terms) postings += term.docs.length;
+    const room = Math.max(1, Math.min(norms.length, postings));
+    const docs = this.#alloc(room * 4);
+    let scores = 0;
+    try {
+      scores = this.#alloc(room * 8);
+      const n = this.#call((scratch) => this.#scoreTerms(scratch, terms, norms, deleted, minimum, true, { docs, scores }).n);
+      return { docs: new WasmArray<Uint32Array>(this, 'u32', docs, n), scores: new WasmArray<Float64Array>(this, 'f64', scores, n) };
+    } catch (error) {
+      this.#x.free(docs);
+      if (scores) this.#x.free(scores);
+      throw error;
+    }
+  }
+
+  /**
+   * {@link scoreTerms} cut to the best `k` in the same call: how many documents match (those marked
+   * 1 in `deleted` left out), and the `k` best by score, then document, best first. Only the page's
+   * share leaves the module, whatever the number of matches.
+   */
+  bestScored(terms: readonly ScoredTerm[], norms: Uint8Array, minimum: number, k: number, deleted?: Uint8Array): { count: number; docs: Uint32Array; scores: Float64Array } {
+    checkCount('k', k);
+    if (deleted && deleted.length < norms.length) throw new RangeError(`deleted marks ${deleted.length} documents of ${norms.length}`);
+    return this.#call((scratch) => {
+      const { docs, scores, n } = this.#scoreTerms(scratch, terms, norms, deleted, minimum, true);
+      const spec = this.#spec(scratch, [{ order: 'desc' }], [scores]);
+      const out = scratch(Math.max(1, Math.min(k, n)) * 4);
+      const best = this.#u32(out, this.#x.topK(spec, 1, n, k, out));
+      const { u32, f64 } = this.#heap();
+      return { count: n, docs: Uint32Array.from(best, (e) => u32[(docs >>> 2) + e]), scores: Float64Array.from(best, (e) => f64[(scores >>> 3) + e]) };
+    });
+  }
+
+  /** Lays out the terms in scratch memory and runs the scoreTerms kernel; the results stay in scratch. */
+  #scoreTerms(scratch: (bytes: number) => number, terms: readonly ScoredTerm[], norms: Uint8Array, deleted: Uint8Array | undefined, minimum: number, scored: boolean, into?: { docs: number; scores: number }): { docs: number; scores: number; n: number } {
     checkCount('minimum', minimum);
     if (terms.length > 0xffff) throw new RangeError(`scoreTerms takes at most 65,535 terms, not ${terms.length}`);
     const count = norms.length;
@@ -374,38 +423,37 @@ export class WasmKernels {
       postings += term.docs.length;
     }
     const room = Math.max(1, Math.min(count, postings));
-    return this.#call((scratch) => {
-      // Scratch first (an allocation may grow memory), then every copy through fresh views.
-      const table = scratch(Math.max(1, terms.length) * 24);
-      const places = terms.map((term) => ({ docs: scratch(term.docs.length * 4 || 4), freqs: scored ? scratch(term.docs.length * 4 || 4) : 0, inverse: scored ? scratch(1024) : 0 }));
-      const normsAt = scratch(Math.max(1, count));
-      const bits = scratch(Math.max(1, (count + 63) >>> 6) * 8);
-      const sums = scored ? scratch(Math.max(1, count) * 8) : 0;
-      const hits = minimum > 1 ? scratch(Math.max(1, count) * 2) : 0;
-      const docs = scratch(room * 4);
-      const scores = scored ? scratch(room * 8) : 0;
-      const buffer = this.#x.memory.buffer;
-      const { u8, u32 } = this.#heap();
-      const f32 = new Float32Array(buffer);
-      u8.set(norms, normsAt);
-      terms.forEach((term, t) => {
-        const at = places[t];
-        u32.set(term.docs, at.docs >>> 2);
-        if (scored) {
-          u32.set(term.freqs.subarray(0, term.docs.length), at.freqs >>> 2);
-          f32.set(term.inverse, at.inverse >>> 2);
-        }
-        const row = (table >>> 2) + t * 6;
-        u32[row] = at.docs;
-        u32[row + 1] = at.freqs;
-        u32[row + 2] = term.docs.length;
-        u32[row + 3] = at.inverse;
-        f32[row + 4] = term.weight;
-        u32[row + 5] = 0;
-      });
-      const n = this.#x.scoreTerms(table, terms.length, normsAt, count, minimum, scored ? 1 : 0, bits, sums, hits, docs, scores);
-      return { docs: this.#u32(docs, n), ...(scored && { scores: new Float64Array(this.#x.memory.buffer, scores, n).slice() }) };
+    // Scratch first (an allocation may grow memory), then every copy through fresh views.
+    const table = scratch(Math.max(1, terms.length) * 24);
+    const places = terms.map((term) => ({ docs: scratch(term.docs.length * 4 || 4), freqs: scored ? scratch(term.docs.length * 4 || 4) : 0, inverse: scored ? scratch(1024) : 0 }));
+    const normsAt = scratch(Math.max(1, count));
+    const deletedAt = deleted ? scratch(Math.max(1, count)) : 0;
+    const bits = scratch(Math.max(1, (count + 63) >>> 6) * 8);
+    const sums = scored ? scratch(Math.max(1, count) * 8) : 0;
+    const hits = minimum > 1 ? scratch(Math.max(1, count) * 2) : 0;
+    const docs = into ? into.docs : scratch(room * 4);
+    const scores = into ? into.scores : scored ? scratch(room * 8) : 0;
+    const { u8, u32 } = this.#heap();
+    const f32 = new Float32Array(this.#x.memory.buffer);
+    u8.set(norms, normsAt);
+    if (deleted) u8.set(deleted.subarray(0, count), deletedAt);
+    terms.forEach((term, t) => {
+      const at = places[t];
+      u32.set(term.docs, at.docs >>> 2);
+      if (scored) {
+        u32.set(term.freqs.subarray(0, term.docs.length), at.freqs >>> 2);
+        f32.set(term.inverse, at.inverse >>> 2);
+      }
+      const row = (table >>> 2) + t * 6;
+      u32[row] = at.docs;
+      u32[row + 1] = at.freqs;
+      u32[row + 2] = term.docs.length;
+      u32[row + 3] = at.inverse;
+      f32[row + 4] = term.weight;
+      u32[row + 5] = 0;
     });
+    const n = this.#x.scoreTerms(table, terms.length, normsAt, deletedAt, count, minimum, scored ? 1 : 0, bits, sums, hits, docs, scores);
+    return { docs, scores, n };
   }
 
   /** The scan floor: one scalar pass summing `n` values of a column. */

@@ -38,6 +38,32 @@ describe('scoreTerms matches the reference', () => {
     );
   });
 
+  it('bestScored: the count and the best k, deletes left out, ties by document', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 700 }).chain((count) =>
+          fc.tuple(
+            fc.constant(count),
+            fc.array(term(count), { maxLength: 5 }),
+            fc.uint8Array({ min: 0, max: 3, minLength: count, maxLength: count }),
+            fc.option(fc.uint8Array({ min: 0, max: 1, minLength: count, maxLength: count })),
+            fc.integer({ min: 0, max: 3 }),
+            fc.integer({ min: 0, max: 40 }),
+          ),
+        ),
+        ([, terms, norms, deleted, minimum, k]) => {
+          // Few norm bytes and weights: many equal scores, so ties by document are exercised.
+          const got = wasm.bestScored(terms, norms, minimum, k, deleted ?? undefined);
+          const want = reference.bestScored(terms, norms, minimum, k, deleted ?? undefined);
+          expect(got.count).toBe(want.count);
+          expect([...got.docs]).toEqual([...want.docs]);
+          expect([...got.scores!]).toEqual([...want.scores]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('documents past 2^16, the last word of the bitset, and memory left as found', () => {
     const count = 70_001;
     const docs = Uint32Array.from([0, 63, 64, 65_535, 65_536, 70_000]);

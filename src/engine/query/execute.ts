@@ -14,7 +14,7 @@ import { termNumber, type TextIndex } from '../segments/postings.ts';
 import type { LiveSegment } from '../shard/shard-snapshot.ts';
 import { compareTerms, lowerBound as termLowerBound } from '../terms.ts';
 import { firstNotBefore, lowerBound, upperBound } from '../binary-search.ts';
-import type { WasmKernels } from '../../core/index.ts';
+import type { ScoredTerm, WasmArray, WasmKernels } from '../../core/index.ts';
 import { lengthToNorm, normsOf, phraseScorer, termScorer, type TermScorer, type TermStatistics } from './bm25.ts';
 import { closedInterval, nextDown, nextUp, termBounds } from './bounds.ts';
 import { numbersBetween, valuesBetween, type FieldRun } from './column-ranges.ts';
@@ -164,9 +164,8 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     if (!index) return NO_MATCHES;
     const numbers = matches(index);
     if (numbers.length === 0) return NO_MATCHES;
-    if (numbers.length === 1 && !scored) return postingsOf(index, numbers[0]);
-    if (numbers.length > 1 || !scored) return constantScore(textTerms(index, numbers, undefined, 1, context), scored ? boost : undefined);
-    return textTerms(index, numbers, [termScorer(boost, statistics('text', field, term, context))], 1, context);
+    if (numbers.length > 1 || !scored) return constantScore(textTerms({ index, numbers, minimum: 1 }, context), scored ? boost : undefined);
+    return textTerms({ index, numbers, scorers: [termScorer(boost, statistics('text', field, term, context))], minimum: 1 }, context);
   }
   if (mapping.type === 'keyword') {
     const term = String(value);
@@ -343,7 +342,7 @@ function termsWhere(kind: 'prefix' | 'wildcard' | 'range', field: string, contex
     const numbers: number[] = [];
     const [start, end] = termSpan(index.terms, set);
     for (let n = start; n < end; n++) if (set.test(index.terms[n])) numbers.push(n);
-    return numbers.length === 1 ? postingsOf(index, numbers[0]) : textTerms(index, numbers, undefined, 1, context);
+    return textTerms({ index, numbers, minimum: 1 }, context);
   }
   // A term range reaches here on keyword and text fields only.
   if (mapping.type !== 'keyword') throw cannotUse(kind as 'prefix' | 'wildcard', field, mapping.type);
@@ -394,38 +393,87 @@ function unescapeWildcard(text: string): string {
   return text.replace(/\\(.)/gsu, '$1');
 }
 
-function matchQuery(
-  field: string,
-  text: QueryValue,
-  options: { operator: 'or' | 'and'; minimumShouldMatch?: string; zeroTermsQuery: 'none' | 'all'; lenient: boolean },
-  context: SegmentContext,
-  scored: boolean,
-  boost: number,
-): Matches {
+type MatchOptions = { operator: 'or' | 'and'; minimumShouldMatch?: string; zeroTermsQuery: 'none' | 'all'; lenient: boolean };
+
+function matchQuery(field: string, text: QueryValue, options: MatchOptions, context: SegmentContext, scored: boolean, boost: number): Matches {
+  const plan = matchPlan(field, text, options, context, scored, boost);
+  return 'matches' in plan ? plan.matches : textTerms(plan, context);
+}
+
+/** A disjunction of a text field's terms in one segment: what a `match` with operator `or`, or on one term, comes to. */
+interface TermDisjunction {
+  index: TextIndex;
+  /** The terms' numbers in the index (those the segment holds). */
+  numbers: number[];
+  /** One per term, when scored. */
+  scorers?: TermScorer[];
+  /** Terms a document must hold (minimum_should_match), at least 1. */
+  minimum: number;
+}
+
+/**
+ * A `match` over one segment: a disjunction of its terms for the core to match and score (Lucene's
+ * BooleanQuery of SHOULD term clauses; a single term's query), or its matches when it is something
+ * else (another field type, operator `and`, no terms).
+ */
+function matchPlan(field: string, text: QueryValue, options: MatchOptions, context: SegmentContext, scored: boolean, boost: number): TermDisjunction | { matches: Matches } {
   const mapping = context.mappings.get(field);
-  if (!mapping) return isMetadataField(field) ? metadataMatch(field, text, context, scored, boost) : NO_MATCHES;
+  if (!mapping) return { matches: isMetadataField(field) ? metadataMatch(field, text, context, scored, boost) : NO_MATCHES };
   if (mapping.type !== 'text') {
-    if (options.lenient && mapping.type !== 'keyword' && typeof parseValue(mapping, text) !== 'number') return NO_MATCHES;
-    return termQuery(field, text, false, context, scored, boost);
+    if (options.lenient && mapping.type !== 'keyword' && typeof parseValue(mapping, text) !== 'number') return { matches: NO_MATCHES };
+    return { matches: termQuery(field, text, false, context, scored, boost) };
   }
   const terms = analyze(String(text));
-  if (terms.length === 0) return options.zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES;
-  if (terms.length === 1 || options.operator === 'and') {
-    const clauses = terms.map((term) => termQuery(field, term, false, context, scored, boost));
-    return clauses.length === 1 ? clauses[0] : intersect(clauses, scored);
-  }
-  // A disjunction of the terms (Lucene's BooleanQuery of SHOULD term clauses), in one kernel call.
-  const minimum = options.minimumShouldMatch === undefined ? 1 : Math.max(1, minimumShouldMatch(options.minimumShouldMatch, terms.length));
+  if (terms.length === 0) return { matches: options.zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES };
+  if (terms.length > 1 && options.operator === 'and') return { matches: intersect(terms.map((term) => termQuery(field, term, false, context, scored, boost)), scored) };
+  const minimum = terms.length === 1 || options.minimumShouldMatch === undefined ? 1 : Math.max(1, minimumShouldMatch(options.minimumShouldMatch, terms.length));
   for (let t = 0; t < terms.length; t++) countClause(context);
   const index = context.live.segment.texts.get(field);
-  if (!index) return NO_MATCHES;
+  if (!index) return { matches: NO_MATCHES };
   const present = terms.flatMap((term) => {
     const n = termNumber(index, term);
     return n < 0 ? [] : [{ term, n }];
   });
-  if (present.length < minimum) return NO_MATCHES;
+  if (present.length < minimum) return { matches: NO_MATCHES };
   const scorers = scored ? present.map(({ term }) => termScorer(boost, statistics('text', field, term, context))) : undefined;
-  return textTerms(index, present.map(({ n }) => n), scorers, minimum, context);
+  return { index, numbers: present.map(({ n }) => n), scorers, minimum };
+}
+
+/**
+ * A scored query's live matches over one segment, with their scores, left in the core's memory
+ * (the caller frees both), when the core finds them in one call: a `match` that is a disjunction of
+ * its terms. Undefined for any other query.
+ */
+export function scoredInCore(query: Query, context: SegmentContext): { docs: WasmArray<Uint32Array>; scores: WasmArray<Float64Array> } | undefined {
+  if (query.kind !== 'match') return undefined;
+  const plan = matchPlan(query.field, query.query, query, { ...context, clauses: { count: 0 } }, true, f(query.boost));
+  if ('matches' in plan) return undefined;
+  const { live } = context;
+  return context.kernels.scoreTermsKept(scoredTerms(plan), normsOf(plan.index), plan.minimum, live.deletedCount > 0 ? live.deleted : undefined);
+}
+
+/** A scored query's best matches in one segment, and how many there are. */
+export interface BestMatches {
+  count: number;
+  docs: Uint32Array;
+  scores: Float64Array;
+}
+
+/**
+ * The best `k` live matches of a scored query over one segment (by score, then document) and their
+ * count, when the core finds them in one call without listing every match and there are surely more
+ * than `atLeast` of them: a `match` that is a disjunction of its terms (minimum_should_match 1), one
+ * of which alone has more live documents than that. Undefined otherwise.
+ */
+export function bestMatches(query: Query, context: SegmentContext, k: number, atLeast: number): BestMatches | undefined {
+  if (query.kind !== 'match') return undefined;
+  const plan = matchPlan(query.field, query.query, query, { ...context, clauses: { count: 0 } }, true, f(query.boost));
+  if ('matches' in plan || plan.minimum > 1) return undefined;
+  const { live } = context;
+  const { starts } = plan.index;
+  const longest = Math.max(...plan.numbers.map((n) => starts[n + 1] - starts[n]));
+  if (longest - live.deletedCount <= atLeast) return undefined;
+  return context.kernels.bestScored(scoredTerms(plan), normsOf(plan.index), plan.minimum, k, live.deletedCount > 0 ? live.deleted : undefined);
 }
 
 function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQuery: 'none' | 'all', context: SegmentContext, scored: boolean, boost: number): Matches {
@@ -483,16 +531,20 @@ function postingsOf(index: TextIndex, n: number): Matches {
 }
 
 /**
- * The documents holding at least `minimum` of the index's terms `numbers` and, with `scorers` (one
- * per term), their BM25 scores summed as Lucene's disjunction sums them: one pass of the core's
- * scoreTerms kernel over the postings.
+ * The documents holding at least `minimum` of the terms and, when scored, their BM25 scores summed
+ * as Lucene's disjunction sums them: one pass of the core's scoreTerms kernel over the postings.
  */
-function textTerms(index: TextIndex, numbers: readonly number[], scorers: readonly TermScorer[] | undefined, minimum: number, context: SegmentContext): Matches {
-  const terms = numbers.map((n, t) => {
+function textTerms(terms: TermDisjunction, context: SegmentContext): Matches {
+  if (!terms.scorers && terms.numbers.length === 1) return postingsOf(terms.index, terms.numbers[0]);
+  return context.kernels.scoreTerms(scoredTerms(terms), normsOf(terms.index), terms.minimum, terms.scorers !== undefined);
+}
+
+/** The terms' postings with their scorers, as the core reads them. */
+function scoredTerms({ index, numbers, scorers }: TermDisjunction): ScoredTerm[] {
+  return numbers.map((n, t) => {
     const from = index.starts[n], to = index.starts[n + 1];
     return { docs: index.docs.subarray(from, to), freqs: index.freqs.subarray(from, to), weight: scorers ? scorers[t].weight : 0, inverse: scorers ? scorers[t].inverse : NO_TABLE };
   });
-  return context.kernels.scoreTerms(terms, normsOf(index), minimum, scorers !== undefined);
 }
 
 /** The inverse-length table of an unscored term (never read). */

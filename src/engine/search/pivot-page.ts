@@ -10,12 +10,15 @@
  * values can make it the whole tie that holds the page, and when that is more than
  * {@link MAX_WINDOW_SHARE} of the documents the caller sorts the segments instead.
  *
+ * The window itself ({@link pivotWindow}) is found over any parts whose first-key values are in any
+ * order: the segments' columns here, a scored query's match scores in query-page.ts.
+ *
  * Exact on any values: the kernel splits in the kernels' own order (keywords through their global
  * ordinals, `_doc` with its offset, the run rule of core/order.ts `runValue`), with the window's ends
  * included, and the cut by histogram only ever keeps equal values together. Missing values are in
  * no window (unless a value stands in for them): a page among them is left to the caller.
  */
-import { MAX_KEYS, reference, runValue, WasmArray, type Column, type KeyOrder, type Run, type WasmKernels } from '../../core/index.ts';
+import { MAX_KEYS, reference, runValue, WasmArray, type Column, type KeyOrder, type Run, type RunKey, type WasmKernels } from '../../core/index.ts';
 import type { PageEntry } from './coordinator.ts';
 import type { SegmentRef } from './layout.ts';
 import type { RunCache } from './runs/run-cache.ts';
@@ -37,10 +40,22 @@ export const PIVOT_SAMPLE = 8192;
 /** The largest share of the documents the window may hold before the caller sorts the segments instead. */
 export const MAX_WINDOW_SHARE = 0.25;
 
-/** One segment's keys as a run read in position order (plain columns, maps as views), for core/order.ts `runValue`. */
-interface KeyReader {
-  segment: SegmentRef;
-  run: Run<ArrayLike<number>>;
+/**
+ * Entries in any order whose first-key values split into a window: one part per segment, its values
+ * by position as the kernels read them (map, then offset), and its deleted positions, left out.
+ */
+export interface PivotPart {
+  length: number;
+  key: RunKey<Column>;
+  deleted?: Uint8Array;
+  deletedCount: number;
+}
+
+/** A window of the parts' order that holds a page: found by {@link pivotWindow}. */
+export interface PivotWindow extends Window {
+  /** The page's ranks within the window's order. */
+  start: number;
+  stop: number;
 }
 
 function readerRun(segment: SegmentRef, keys: readonly SortKeySource[], runs: RunCache): Run<ArrayLike<number>> {
@@ -59,35 +74,51 @@ function readerRun(segment: SegmentRef, keys: readonly SortKeySource[], runs: Ru
  * values, which the window never holds).
  */
 export function pivotPage(segments: readonly SegmentRef[], plan: SortPlan, from: number, size: number, runs: RunCache): PageEntry[] | undefined {
-  const total = segments.reduce((n, { live }) => n + live.segment.count - live.deletedCount, 0);
-  if (from >= total || size === 0) return [];
-  const order = plan.order();
-  const readers: KeyReader[] = segments.map((segment) => ({ segment, run: readerRun(segment, plan.keys.slice(0, 1), runs) }));
-  const sample = sampleKeys(readers, order[0], total, runs.kernels);
+  const key = plan.keys[0];
+  const parts = segments.map(({ live }, s): PivotPart => ({
+    length: live.segment.count,
+    key: { values: runs.column(live.segment, key.columnId, () => key.column(live)), ...key.readAs(segments[s], runs) },
+    deleted: live.deleted,
+    deletedCount: live.deletedCount,
+  }));
+  const window = pivotWindow(parts, plan.order()[0], from, size, runs.kernels);
+  return window && pageOf(segments, plan, runs, window, window.start, window.stop);
+}
+
+/**
+ * The window of the parts' order around ranks [from, from + size) (past the end: an empty one), or
+ * undefined when it would be too large or missed the page twice (a page among missing values, which
+ * no window holds).
+ */
+export function pivotWindow(parts: readonly PivotPart[], order: KeyOrder, from: number, size: number, kernels: WasmKernels): PivotWindow | undefined {
+  const total = parts.reduce((n, part) => n + part.length - part.deletedCount, 0);
+  if (from >= total || size === 0) return { before: total, between: 0, docs: parts.map(() => new Uint32Array(0)), values: new Float64Array(0), start: 0, stop: 0 };
+  const sample = sampleKeys(parts, order, total, kernels);
   if (sample.keys.length === 0) return undefined;
   const end = Math.min(from + size, total);
   for (const widen of [1, 4]) {
-    const [low, high] = pivots(sample, order[0], total, from, end, widen);
-    const window = windowOf(segments, plan, runs, low, high);
+    const [low, high] = pivots(sample, order, total, from, end, widen);
+    const window = windowOf(parts, order, kernels, low, high);
     if (window.between > Math.max(4096, total * MAX_WINDOW_SHARE)) return undefined;
     if (window.before > from || window.before + window.between < end) continue;
-    const narrow = narrowed(order[0], window, from, end);
-    return pageOf(segments, plan, runs, narrow, from - narrow.before, end - narrow.before);
+    const narrow = narrowed(order, window, from, end);
+    return { ...narrow, start: from - narrow.before, stop: end - narrow.before };
   }
   return undefined;
 }
 
 /** The comparable values (the run rule: map, then offset) of the first key at random live positions, spread over the segments by size; and how many were drawn. */
-function sampleKeys(readers: readonly KeyReader[], order: KeyOrder, total: number, kernels: WasmKernels): { keys: Float64Array; drawn: number } {
-  const keys = new Float64Array(PIVOT_SAMPLE + readers.length);
+function sampleKeys(parts: readonly PivotPart[], order: KeyOrder, total: number, kernels: WasmKernels): { keys: Float64Array; drawn: number } {
+  const keys = new Float64Array(PIVOT_SAMPLE + parts.length);
   const signed = signedKey(order);
   let drawn = 0, s = 0;
   let seed = 0x9e3779b9;
-  for (const reader of readers) {
-    const { live } = reader.segment;
-    const n = live.segment.count;
-    const deleted = live.deletedCount > 0 ? live.deleted : undefined;
-    const take = Math.ceil((PIVOT_SAMPLE * (n - live.deletedCount)) / Math.max(1, total));
+  for (const part of parts) {
+    const n = part.length;
+    if (n === 0) continue;
+    const deleted = part.deletedCount > 0 ? part.deleted : undefined;
+    const run = { length: n, keys: [viewsOf(part.key)] };
+    const take = Math.ceil((PIVOT_SAMPLE * (n - part.deletedCount)) / Math.max(1, total));
     for (let i = 0; i < take; i++) {
       seed ^= seed << 13;
       seed ^= seed >>> 17;
@@ -95,7 +126,7 @@ function sampleKeys(readers: readonly KeyReader[], order: KeyOrder, total: numbe
       const p = (seed >>> 0) % n;
       if (deleted !== undefined && deleted[p] === 1) continue;
       drawn++;
-      const k = signed(runValue(reader.run, 0, p));
+      const k = signed(runValue(run, 0, p));
       if (k === k) keys[s++] = k;
     }
   }
@@ -125,43 +156,39 @@ function pivots({ keys, drawn }: { keys: Float64Array; drawn: number }, order: K
 }
 
 interface Window {
-  /** Live documents of every segment that sort before the window. */
+  /** Live entries of every part that sort before the window. */
   before: number;
-  /** Live documents in the window. */
+  /** Live entries in the window. */
   between: number;
-  /** Per segment, the positions of its live documents in the window, ascending. */
+  /** Per part, the positions of its live entries in the window, ascending. */
   docs: Uint32Array[];
   /** Their first-key values as they compare across segments, segment after segment (NaN: missing). */
   values: Float64Array;
 }
 
-/** One pass of the kernel over every segment's first-key column (a copy kept in wasm memory): the live documents before `low`, and those from it through `high`. */
-function windowOf(segments: readonly SegmentRef[], plan: SortPlan, runs: RunCache, low: number, high: number): Window {
-  const key = plan.keys[0];
-  const order = [plan.order()[0]];
-  const columns: Run<Column>[] = segments.map((segment) => ({
-    length: segment.live.segment.count,
-    keys: [{ values: runs.column(segment.live.segment, key.columnId, () => key.column(segment.live)), ...key.readAs(segment, runs) }],
-  }));
-  const split = runs.kernels.countBetween({ order, runs: columns }, low, high);
-  // The pass counts deleted documents too: the same pass over them alone takes them back out.
-  const withDeletes = segments.flatMap((segment, s) => (segment.live.deletedCount > 0 ? [s] : []));
+/** One pass of the kernel over every part's first-key values (in wasm memory when kept there): the live entries before `low`, and those from it through `high`. */
+function windowOf(parts: readonly PivotPart[], order: KeyOrder, kernels: WasmKernels, low: number, high: number): Window {
+  const columns: Run<Column>[] = parts.map((part) => ({ length: part.length, keys: [part.key] }));
+  const split = kernels.countBetween({ order: [order], runs: columns }, low, high);
+  // The pass counts deleted entries too: the same pass over them alone takes them back out.
+  const withDeletes = parts.flatMap((part, s) => (part.deletedCount > 0 ? [s] : []));
   const gone = new Map<number, { before: number; between: number }>();
   if (withDeletes.length > 0) {
     const deletedRuns: Run<Column>[] = withDeletes.map((s) => {
-      const { live } = segments[s];
-      const positions = deletedPositions(live.deleted!, live.segment.count);
-      return { length: positions.length, keys: [{ values: gather(key.column(live), positions), ...key.readAs(segments[s], runs) }] };
+      const part = parts[s];
+      const positions = deletedPositions(part.deleted!, part.length);
+      const { values, map, offset } = part.key;
+      return { length: positions.length, keys: [{ values: gather(viewOf(values), positions), map, offset }] };
     });
-    const deleted = runs.kernels.countBetween({ order, runs: deletedRuns }, low, high);
+    const deleted = kernels.countBetween({ order: [order], runs: deletedRuns }, low, high);
     withDeletes.forEach((s, i) => gone.set(s, { before: deleted.before[i], between: deleted.between[i] }));
   }
   let before = 0, between = 0, at = 0;
   const docs: Uint32Array[] = [];
   const values: number[] | undefined = gone.size > 0 ? [] : undefined;
-  for (let s = 0; s < segments.length; s++) {
+  for (let s = 0; s < parts.length; s++) {
     const all = split.positions.subarray(at, at + split.between[s]);
-    const deleted = segments[s].live.deleted;
+    const deleted = parts[s].deleted;
     const removed = gone.get(s);
     before += split.before[s] - (removed?.before ?? 0);
     const live = removed ? all.filter((p) => deleted![p] !== 1) : all;
@@ -264,4 +291,7 @@ function pageOf(segments: readonly SegmentRef[], plan: SortPlan, runs: RunCache,
   return page;
 }
 
-const viewOf = (column: Column): ArrayLike<number> => (column instanceof WasmArray ? column.view : column);
+const viewOf = (column: Column): Float64Array => (column instanceof WasmArray ? column.view : column);
+
+/** A run key with plain views of its arrays, for core/order.ts `runValue`. */
+const viewsOf = ({ values, map, offset }: RunKey<Column>): RunKey<ArrayLike<number>> => ({ values: viewOf(values), map: map && viewOf(map), offset });

@@ -20,12 +20,13 @@ import type { Column, KeyOrder, RunKey, WasmKernels } from '../../core/index.ts'
 import { allShardsFailed, badRequest, EsError } from '../errors.ts';
 import { filterMatches, matchCount, NO_MATCHES, type Matches } from '../query/matches.ts';
 import type { FieldRun } from '../query/column-ranges.ts';
-import { matchSegment, TooManyClauses, type SegmentContext } from '../query/execute.ts';
+import { bestMatches, matchSegment, scoredInCore, TooManyClauses, type SegmentContext } from '../query/execute.ts';
 import type { TermStatistics } from '../query/bm25.ts';
 import { readsNow, type Query } from '../query/query.ts';
 import { checkQueryStrings } from '../query/query-string.ts';
 import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
+import { scoredPivotPage, type ScoredPart } from './scored-pivot-page.ts';
 import { countThrough, segmentPosition, type AfterKey } from './after.ts';
 import type { SegmentRef } from './layout.ts';
 import { inGeneration, inSlice, orderName, type OrderKey, type RunName } from './order-key.ts';
@@ -96,54 +97,127 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const searches = perTarget.map(({ query, demand }): QuerySearch => ({ query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging, demand }));
   const inputs: MergeInput[] = [];
   let total = 0, maxScore = -Infinity, skipped = 0;
+  // Ordered by score alone, best first, from the top: each segment's share can come from the core at once.
+  const byScoreOnly = size > 0 && keys.length === 1 && keys[0].score && keys[0].clause.order === 'desc' && !afterKey && minScore === undefined;
   // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
   const statsByShard = new Map<object, Map<string, TermStatistics>>();
   const keyByShard = new Map<object, RunName>();
   const stored: ReadAs[] = keys.map(() => ({}));
-  for (const segment of segments) {
-    const { live } = segment;
-    const target = targets[segment.target];
-    const { query, cacheKey } = perTarget[segment.target];
-    const shard = target.shards.find((s) => s.shard === segment.shard)!;
-    // Keys read as stored (numbers, scores) need nothing per segment.
-    const readAs = plan.asStored ? stored : keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
-    // Scores depend on the shard's term statistics, so a run holding them belongs to its snapshot
-    // (one key per shard: a long key is hashed once per string).
-    let key = cacheKey;
-    if (cacheKey !== undefined && scoring) {
-      key = keyByShard.get(shard);
-      if (key === undefined) keyByShard.set(shard, (key = inGeneration(cacheKey, shard.generation)));
-    }
-    // A slice's part of a segment: the matches among its documents, kept apart.
-    if (key !== undefined && segment.only) key = inSlice(key, segment.only.name);
-
-    let run = key === undefined ? undefined : runs.get(live, key);
-    if (run) {
-      total += run.length;
-      if (scored && run.maxScore > maxScore) maxScore = run.maxScore;
-    } else {
-      let statistics = statsByShard.get(shard);
-      if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-      const context: SegmentContext = { live, shard: shard.segments, statistics, kernels: runs.kernels, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs) };
-      const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore, segment.only?.docs));
-      total += matchCount(matches);
-      if (scored && size > 0 && matches.scores) for (const score of matches.scores) if (score > maxScore) maxScore = score;
-      if (size === 0) continue;
-      const found = collect(searches[segment.target], segment, context, matches, key, readAs);
-      if (found instanceof SortedRun) run = found;
-      else {
-        if (found) inputs.push(found);
-        continue;
-      }
-    }
-    if (size === 0 || run.length === 0) continue;
+  // A deep page by score alone: segments that would sort all their matches now wait here, with the
+  // scored entries of every segment, in case pivots find the page instead (scored-pivot-page.ts).
+  // (Not in a slice, whose segments' parts are kept apart, nor when a segment gave only its best entries.)
+  let pivoting = byScoreOnly && request.paging === 'sorted_runs' && !segments.some((segment) => segment.only);
+  const deferred: { segment: SegmentRef; context: SegmentContext; key: RunName; readAs: ReadAs[]; part: ScoredPart; matches: () => Matches }[] = [];
+  // Matches the core scored and keeps in its memory for this page (freed when it is done).
+  const held: { free(): void }[] = [];
+  const parts: ScoredPart[] = [];
+  const addRun = (segment: SegmentRef, run: SortedRun, readAs: ReadAs[]) => {
+    if (run.length === 0) return;
     const shape = plan.asStored ? run.shape(keys.length) : { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
     if (afterKey) skipped += countThrough(shape, order, afterKey);
     inputs.push({ segment, run: shape, positions: run.positions, scores: scored ? run.keys[runScoreKey!] : undefined });
+    if (pivoting) parts.push({ segment, scores: run.keys[0], docs: run.positions });
+  };
+  const result = (page: PageEntry[]): QueryPage => ({ page, scores: scored ? page.map((entry) => entry.score!) : [], total, maxScore: scored && size > 0 && total > 0 ? maxScore : null });
+  // A segment's page candidates, or its run when the page builds it now.
+  const collectInto = (segment: SegmentRef, context: SegmentContext, matches: Matches, key: RunName | undefined, readAs: ReadAs[]) => {
+    const found = collect(searches[segment.target], segment, context, matches, key, readAs);
+    if (found instanceof SortedRun) addRun(segment, found, readAs);
+    else {
+      if (found) inputs.push(found);
+      if (pivoting && matches.docs.length > 0) parts.push({ segment, scores: matches.scores!, docs: matches.docs });
+    }
+  };
+  try {
+    for (const segment of segments) {
+      const { live } = segment;
+      const target = targets[segment.target];
+      const { query, cacheKey } = perTarget[segment.target];
+      const shard = target.shards.find((s) => s.shard === segment.shard)!;
+      // Keys read as stored (numbers, scores) need nothing per segment.
+      const readAs = plan.asStored ? stored : keys.map(({ source }) => (source ? source.readAs(segment, runs) : {}));
+      // Scores depend on the shard's term statistics, so a run holding them belongs to its snapshot
+      // (one key per shard: a long key is hashed once per string).
+      let key = cacheKey;
+      if (cacheKey !== undefined && scoring) {
+        key = keyByShard.get(shard);
+        if (key === undefined) keyByShard.set(shard, (key = inGeneration(cacheKey, shard.generation)));
+      }
+      // A slice's part of a segment: the matches among its documents, kept apart.
+      if (key !== undefined && segment.only) key = inSlice(key, segment.only.name);
+
+      const run = key === undefined ? undefined : runs.get(live, key);
+      if (run) {
+        total += run.length;
+        if (scored && run.maxScore > maxScore) maxScore = run.maxScore;
+        if (size > 0) addRun(segment, run, readAs);
+        continue;
+      }
+      let statistics = statsByShard.get(shard);
+      if (!statistics) statsByShard.set(shard, (statistics = new Map()));
+      const context: SegmentContext = { live, shard: shard.segments, statistics, kernels: runs.kernels, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs) };
+      const search = searches[segment.target];
+      // A page of the best scores, when the core finds them without listing every match (and the
+      // matches are surely too many for the page to build their run now).
+      const best = byScoreOnly && !segment.only ? shardFailures(targets, () => bestMatches(query, context, want, key === undefined ? 0 : want * SORT_WHOLE_RATIO)) : undefined;
+      if (best) {
+        total += best.count;
+        if (best.count === 0) continue;
+        if (scored && best.scores[0] > maxScore) maxScore = best.scores[0];
+        inputs.push({ segment, run: { length: best.docs.length, keys: [{ values: best.scores, ...readAs[0] }] }, positions: best.docs, scores: scored ? best.scores : undefined });
+        if (key !== undefined && search.demand) scheduleRun(search, segment, context, key);
+        pivoting = false;
+        continue;
+      }
+      // A deep page's matches, scored where they lie in the core's memory when it can: pivots read
+      // them in place, and they are copied out only if the page is found otherwise.
+      const inCore = pivoting && key !== undefined ? shardFailures(targets, () => scoredInCore(query, context)) : undefined;
+      if (inCore) {
+        held.push(inCore.docs, inCore.scores);
+        total += inCore.docs.length;
+        maxScore = Math.max(maxScore, greatest(inCore.scores.view));
+        const part = { segment, scores: inCore.scores, docs: inCore.docs };
+        const matches = () => ({ docs: inCore.docs.view.slice(), scores: inCore.scores.view.slice() });
+        if (inCore.docs.length > 0 && want * SORT_WHOLE_RATIO >= inCore.docs.length) deferred.push({ segment, context, key: key!, readAs, part, matches });
+        else collectInto(segment, context, matches(), key, readAs);
+        continue;
+      }
+      const matches = shardFailures(targets, () => liveMatches(query, context, scoring, minScore, segment.only?.docs));
+      total += matchCount(matches);
+      if (scored && size > 0 && matches.scores) maxScore = Math.max(maxScore, greatest(matches.scores));
+      if (size === 0) continue;
+      if (pivoting && key !== undefined && matches.docs.length > 0 && want * SORT_WHOLE_RATIO >= matches.docs.length) {
+        deferred.push({ segment, context, key, readAs, part: { segment, scores: matches.scores!, docs: matches.docs }, matches: () => matches });
+        continue;
+      }
+      collectInto(segment, context, matches, key, readAs);
+    }
+    if (deferred.length > 0) {
+      const sorting = deferred.reduce((n, { part }) => n + part.docs.length, 0);
+      const page = pivoting && sorting >= runs.pivotMinDocs ? scoredPivotPage(inTieOrder([...parts, ...deferred.map(({ part }) => part)], segments), from, size, runs.kernels) : undefined;
+      if (page) {
+        for (const { segment, context, key } of deferred) if (searches[segment.target].demand) scheduleRun(searches[segment.target], segment, context, key);
+        return result(page);
+      }
+      for (const { segment, context, key, readAs, matches } of deferred) collectInto(segment, context, matches(), key, readAs);
+    }
+    return result(size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size));
+  } finally {
+    for (const array of held) array.free();
   }
-  const page = size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size);
-  const scores = scored ? page.map((entry) => entry.score!) : [];
-  return { page, scores, total, maxScore: scored && size > 0 && total > 0 ? maxScore : null };
+}
+
+/** The greatest of the values (-Infinity for none). */
+function greatest(values: ArrayLike<number>): number {
+  let most = -Infinity;
+  for (let i = 0; i < values.length; i++) if (values[i] > most) most = values[i];
+  return most;
+}
+
+/** The parts in the order of the search's segments (the merge's tie-break). */
+function inTieOrder(parts: ScoredPart[], segments: readonly SegmentRef[]): ScoredPart[] {
+  const rank = new Map(segments.map((segment, i) => [segment, i]));
+  return parts.sort((a, b) => rank.get(a.segment)! - rank.get(b.segment)!);
 }
 
 /** What one search's segments share, for {@link collect}. */
@@ -172,32 +246,49 @@ interface QuerySearch {
  * from it, and the run made between requests when there is demand for it.
  */
 function collect(search: QuerySearch, segment: SegmentRef, context: SegmentContext, matches: Matches, key: RunName | undefined, readAs: ReadAs[]): SortedRun | MergeInput | undefined {
-  const { query, scored, scoring, minScore, want, plan, runs, keys, scoreAt, runScoreKey } = search;
+  const { scored, want, plan, runs, keys, scoreAt } = search;
   const { live } = segment;
   const m = matchCount(matches);
   // The segment's own run for the sort, when kept, orders the matches without sorting them
   // (`top_k` paging reads no run: Elasticsearch's way, a scan of the matches).
   const base = search.paging === 'sorted_runs' && scoreAt < 0 && plan.keys.length > 0 ? runs.get(live, plan.runKey) : undefined;
-  const fromBase = (kernels: WasmKernels, base: SortedRun, found: Matches) => base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
-  const sorted = (kernels: WasmKernels, found: Matches) => SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored));
   if (key !== undefined && (search.afterKey || want * SORT_WHOLE_RATIO >= m)) {
     // The whole run now: taken from the segment's run (a walk over all of it) when that costs less
     // than sorting the matches.
     const walk = base && walkBeatsSort(m, live.segment.count);
-    return runs.add(live, key, (kernels) => (walk ? fromBase(kernels, base, matches) : sorted(kernels, matches)));
+    return runs.add(live, key, (kernels) => (walk ? runFromBase(kernels, base, live, matches, scored) : sortedRun(kernels, search, live, matches)));
   }
   // A segment without matches keeps an empty run too, so later pages skip it.
-  if (key !== undefined && search.demand) {
-    runs.schedule(live, key, (kernels) => {
-      const again = liveMatches(query, context, scoring, minScore, segment.only?.docs);
-      // The segment's run may have been evicted since: it is looked up again.
-      const stillBase = base && walkBeatsSort(again.docs.length, live.segment.count) && runs.get(live, plan.runKey);
-      return stillBase ? fromBase(kernels, stillBase, again) : sorted(kernels, again);
-    });
-  }
+  if (key !== undefined && search.demand) scheduleRun(search, segment, context, key);
   if (m === 0) return undefined;
   // The run's head is the page's only from its start, not after a position.
   return base && !search.afterKey ? headInput(segment, base, matches, want, readAs, scored) : topInput(segment, matches, keys, readAs, search.order, search.afterKey, want, runs.kernels, scored);
+}
+
+/**
+ * The segment's query run, built between requests: the query runs again then, and the run comes
+ * from the segment's own run for the sort when that is kept and walking it costs less than sorting.
+ */
+function scheduleRun(search: QuerySearch, segment: SegmentRef, context: SegmentContext, key: RunName): void {
+  const { query, scored, scoring, minScore, plan, runs, scoreAt } = search;
+  const { live } = segment;
+  const withBase = search.paging === 'sorted_runs' && scoreAt < 0 && plan.keys.length > 0;
+  runs.schedule(live, key, (kernels) => {
+    const again = liveMatches(query, context, scoring, minScore, segment.only?.docs);
+    // The segment's run may have been evicted since the page: it is looked up now.
+    const base = withBase && walkBeatsSort(again.docs.length, live.segment.count) && runs.get(live, plan.runKey);
+    return base ? runFromBase(kernels, base, live, again, scored) : sortedRun(kernels, search, live, again);
+  });
+}
+
+/** A query run taken from the segment's run for the sort: its entries that match, in order, no sort. */
+function runFromBase(kernels: WasmKernels, base: SortedRun, live: SegmentRef['live'], found: Matches, scored: boolean): SortedRun {
+  return base.selected(kernels, live, marks(found, live.segment.count), found.docs.length, scored ? byPosition(found, live.segment.count) : undefined);
+}
+
+/** A query run of the matches, sorted. */
+function sortedRun(kernels: WasmKernels, { keys, runScoreKey, scoreAt, scored }: QuerySearch, live: SegmentRef['live'], found: Matches): SortedRun {
+  return SortedRun.ofMatches(kernels, live, found.docs, matchSpec(keys, live, found), runScoreKey, extraScores(found, scoreAt, scored));
 }
 
 /** Whether walking a segment's run of `count` to take `matches` entries costs less than sorting them. */
