@@ -14,9 +14,10 @@
  * - `deeppage`: paging by sorted runs, warm: the same search asked before, its runs built (the
  *   background builds waited for): what a later page of a search costs;
  * - `deeppage-cold`: the same right after `clearCaches` (no run of any kind): a new search on a cold node;
- * - `deeppage-new-query` (the filters): every sample a filter of the same selectivity never asked
- *   before (`range shelf` over another ten shelves, `term` another shelf), on a node that has
- *   served the sort and this kind of filter (see {@link freshPages}): a new search on a busy node;
+ * - `deeppage-new-query`: every sample a search never asked before, a filter of the same selectivity
+ *   (`range shelf` over another ten shelves, `term` another shelf) or a `match` of the 3rd word and
+ *   another (20 % to 29 % of the titles; timed at the pages before the search's last), on a node
+ *   that has served the sort and this kind of search (see {@link freshPages}): a new search on a busy node;
  * - `deeppage-top-k`: Elasticsearch's algorithm on the same engine (`paging: top_k`), which keeps nothing.
  *
  * Every page of every strategy and state is checked against the reference (bench/engine/query-check.ts)
@@ -81,7 +82,12 @@ export interface QuerySearch {
    * The `deeppage-new-query` state: `count` searches like this one (the same selectivity), none of
    * them this one; `make(i)` is the i-th, with its reference.
    */
-  fresh?: { count: number; make(i: number): { query: Query; reference: () => QueryReference } };
+  fresh?: {
+    count: number;
+    make(i: number): { query: Query; reference: () => QueryReference };
+    /** The samples match as many documents as the search (the filters), so its last page is theirs too; else they are timed at the pages before it. */
+    lastPage: boolean;
+  };
 }
 
 export interface QueryResult {
@@ -110,7 +116,7 @@ export async function querySearches(ctx: SuiteContext, budgets: Budgets): Promis
         states: {
           [STATES.warm]: 'sorted_runs, the same search asked before and its runs built (background builds waited for)',
           [STATES.cold]: 'sorted_runs, engine.clearCaches(index) before every sample (outside the timed call)',
-          [STATES.fresh]: `sorted_runs, every sample a search never asked before (range shelf over another ten shelves / term on another shelf, same selectivity), on a node that has served the sort and this kind of filter: after clearCaches, a match_all last page by price (builds every segment's run) and the timed search's own first page (what the engine keeps for a field it has filtered on, such as a range's field run, is then built), background builds waited for; ${profile.fresh} samples a page after ${FRESH_WARMUP} of warm-up, no build run between them`,
+          [STATES.fresh]: `sorted_runs, every sample a search never asked before (range shelf over another ten shelves / term on another shelf, same selectivity / match of the 3rd word and another of the 4th to 100th, 20 to 29 % of the titles, at the pages before the timed match's last), on a node that has served the sort and this kind of filter: after clearCaches, a match_all last page by price (builds every segment's run) and the timed search's own first page (what the engine keeps for a field it has filtered on, such as a range's field run, is then built), background builds waited for; ${profile.fresh} samples a page after ${FRESH_WARMUP} of warm-up, no build run between them`,
           [STATES.topK]: 'paging: top_k (keeps nothing between searches)',
         },
         checks:
@@ -138,8 +144,11 @@ function catalogSearches(engine: Engine, index: string, placement: Placement): Q
   const otherShelf = Array.from({ length: SHELVES }, (_, k) => k).filter((k) => k !== 42);
   // The 3rd and 12th most frequent words: in about 19 % and 5 % of the titles.
   const words = [2, 11];
-  const titled = (doc: number) => corpus.titleWords.subarray(corpus.titleStarts[doc], corpus.titleStarts[doc + 1]).some((w) => words.includes(w));
-  const match = { match: { title: words.map((w) => corpus.vocabulary[w]).join(' ') } };
+  const titled = (pair: number[]) => (doc: number) => corpus.titleWords.subarray(corpus.titleStarts[doc], corpus.titleStarts[doc + 1]).some((w) => pair.includes(w));
+  const matchOf = (pair: number[]) => ({ match: { title: pair.map((w) => corpus.vocabulary[w]).join(' ') } });
+  const match = matchOf(words);
+  // The new match queries: the 3rd word with another of the 4th to 100th (never the 12th), in 20 % to 29 % of the titles.
+  const otherPairs = Array.from({ length: 97 }, (_, i) => i + 3).filter((w) => w !== 11).map((w) => [2, w]);
   return [
     { name: BASELINE, request: request({ match_all: {} }, true), query: parseQueryDsl({ match_all: {} }), sort, reference: { docs: order }, baseline: true },
     {
@@ -148,7 +157,7 @@ function catalogSearches(engine: Engine, index: string, placement: Placement): Q
       query: parseQueryDsl(shelves(0)),
       sort,
       reference: filteredReference(order, (doc) => shelf[doc] < 10),
-      fresh: { count: otherShelves.length, make: (i) => ({ query: parseQueryDsl(shelves(otherShelves[i])), reference: () => filteredReference(order, (doc) => shelf[doc] >= otherShelves[i] && shelf[doc] < otherShelves[i] + 10) }) },
+      fresh: { count: otherShelves.length, make: (i) => ({ query: parseQueryDsl(shelves(otherShelves[i])), reference: () => filteredReference(order, (doc) => shelf[doc] >= otherShelves[i] && shelf[doc] < otherShelves[i] + 10) }), lastPage: true },
     },
     {
       name: 'filter 1%',
@@ -156,9 +165,20 @@ function catalogSearches(engine: Engine, index: string, placement: Placement): Q
       query: parseQueryDsl(onShelf(42)),
       sort,
       reference: filteredReference(order, (doc) => shelf[doc] === 42),
-      fresh: { count: otherShelf.length, make: (i) => ({ query: parseQueryDsl(onShelf(otherShelf[i])), reference: () => filteredReference(order, (doc) => shelf[doc] === otherShelf[i]) }) },
+      fresh: { count: otherShelf.length, make: (i) => ({ query: parseQueryDsl(onShelf(otherShelf[i])), reference: () => filteredReference(order, (doc) => shelf[doc] === otherShelf[i]) }), lastPage: true },
     },
-    { name: 'match', request: request(match, false), query: parseQueryDsl(match), sort: [], reference: scoredReference(engine, index, parseQueryDsl(match), placement, titled, 'match on the catalog') },
+    {
+      name: 'match',
+      request: request(match, false),
+      query: parseQueryDsl(match),
+      sort: [],
+      reference: scoredReference(engine, index, parseQueryDsl(match), placement, titled(words), 'match on the catalog'),
+      fresh: {
+        count: otherPairs.length,
+        make: (i) => ({ query: parseQueryDsl(matchOf(otherPairs[i])), reference: () => scoredReference(engine, index, parseQueryDsl(matchOf(otherPairs[i])), placement, titled(otherPairs[i]), `new match ${i} on the catalog`) }),
+        lastPage: false,
+      },
+    },
   ];
 }
 
@@ -252,16 +272,17 @@ async function freshPages(
   const fresh = search.fresh!;
   const n = placement.corpus.ids.length;
   engine.clearCaches(index);
-  engine.search(index, searchRequest({ sort: search.sort, from: Math.max(0, n - PAGE), size: PAGE, source: false }));
+  // A search by score has no sort whose runs a node would hold: its own first page is what it has served.
+  if (search.sort.length > 0) engine.search(index, searchRequest({ sort: search.sort, from: Math.max(0, n - PAGE), size: PAGE, source: false }));
   engine.search(index, searchRequest({ query: search.query, sort: search.sort, size: PAGE, source: false }));
   await engine.runs.settled();
   const target = engine.resolveOne(index);
   const held = engine.runsHeld([target]).count, segments = target.segments().length;
-  if (held < segments) throw new Error(`${search.name}: ${held} runs held for ${segments} segments before the new-query samples; the sort's runs should all be built`);
+  if (search.sort.length > 0 && held < segments) throw new Error(`${search.name}: ${held} runs held for ${segments} segments before the new-query samples; the sort's runs should all be built`);
 
   const rows: Row[] = [];
   let next = 0;
-  for (const from of froms) {
+  for (const from of fresh.lastPage ? froms : froms.slice(0, -1)) {
     const answers: { i: number; answer: SearchResponse }[] = [];
     const budget: Budget = { time: 0, iterations: plan.fresh, warmupTime: 0, warmupIterations: FRESH_WARMUP };
     const timing = measure(budget, () => {

@@ -1,6 +1,6 @@
 /**
  * The engine suite's summary of searches with a query (groups `query` and `text`): the tables, and
- * issue 12's targets judged on this run's figures.
+ * issue 12's and issue 39's targets judged on this run's figures.
  */
 import { CITY_WORD } from '../lib/corpus.ts';
 import { count, ms, ratio, table } from '../lib/format.ts';
@@ -13,6 +13,14 @@ const LATER_PAGE_OVER_MATCH_ALL = 2;
 const FILTER_FIRST_PAGE_MS = 5;
 const FILTER_TARGET_DOCS = 1_000_000;
 const OVER_ORAMA = 10;
+/** Issue 39's targets for new queries (`deeppage-new-query`), judged at 1,000,000 documents. */
+const NEW_FILTER_FIRST_MS = 1;
+const NEW_FILTER_LAST_MS = 2;
+const NEW_FILTER_LAST_OVER_FIRST = 2;
+const NEW_MATCH_FIRST_MS = 3;
+const NEW_MATCH_DEEP_FROM = 100_000;
+const NEW_MATCH_DEEP_MS = 5;
+const NEW_MATCH_DEEP_OVER_FIRST = 3;
 
 export function queryMarkdown(rows: Row[]): string {
   return [...searchesMarkdown(rows.filter((r) => r.group === QUERY_GROUP)), ...textMarkdown(rows.filter((r) => r.group === TEXT_GROUP))].join('\n');
@@ -24,6 +32,30 @@ const cell = (row: Row | undefined) => (row ? ms(row.median) : '—');
 const over = (a: Row | undefined, b: Row | undefined) => (a && b ? ratio(a.median / b.median) : '—');
 const depthOf = (row: Row) => (row.params.depth === 'last' ? `last (${count(row.params.from)})` : count(row.params.from));
 
+/** Issue 39's targets on `deeppage-new-query`: a new 10% filter's first and last pages, a new match's first page and its page at from 100,000. */
+function newQueryTargets(rows: Row[], judged: boolean): string[] {
+  const at = (search: string, pick: (row: Row) => boolean) => rows.find((r) => r.strategy === STATES.fresh && r.params.search === search && pick(r));
+  const verdict = (ok: boolean) => (judged ? met(ok) : 'not judged here (fewer than 1,000,000 documents)');
+  const out: string[] = [];
+  const first = at('filter 10%', (r) => r.params.from === 0), last = at('filter 10%', (r) => r.params.depth === 'last');
+  if (first && last) {
+    const x = last.median / first.median;
+    out.push(
+      `- Target: a new 10% filter's first page at most ${NEW_FILTER_FIRST_MS} ms, its last page at most ${NEW_FILTER_LAST_MS} ms and ${NEW_FILTER_LAST_OVER_FIRST}× its first (\`${STATES.fresh}\`): ` +
+        `first ${ms(first.median)} ms (${verdict(first.median <= NEW_FILTER_FIRST_MS)}), last ${ms(last.median)} ms, ${ratio(x)} (${verdict(last.median <= NEW_FILTER_LAST_MS && x <= NEW_FILTER_LAST_OVER_FIRST)}).`,
+    );
+  }
+  const top = at('match', (r) => r.params.from === 0), deep = at('match', (r) => r.params.from === NEW_MATCH_DEEP_FROM);
+  if (top && deep) {
+    const x = deep.median / top.median;
+    out.push(
+      `- Target: a new two-word \`match\` (a quarter of the documents) first page at most ${NEW_MATCH_FIRST_MS} ms, its page at from ${count(NEW_MATCH_DEEP_FROM)} at most ${NEW_MATCH_DEEP_MS} ms and ${NEW_MATCH_DEEP_OVER_FIRST}× its first (\`${STATES.fresh}\`): ` +
+        `first ${ms(top.median)} ms (${verdict(top.median <= NEW_MATCH_FIRST_MS)}), from ${count(NEW_MATCH_DEEP_FROM)} ${ms(deep.median)} ms, ${ratio(x)} (${verdict(deep.median <= NEW_MATCH_DEEP_MS && x <= NEW_MATCH_DEEP_OVER_FIRST)}).`,
+    );
+  }
+  return out;
+}
+
 function searchesMarkdown(rows: Row[]): string[] {
   const base = rows.find((r) => r.strategy === STATES.warm && r.params.search === BASELINE);
   if (!base) return [];
@@ -33,8 +65,8 @@ function searchesMarkdown(rows: Row[]): string[] {
     `## Searches with a query: ${corpus}, ${count(docs)} documents, ${shards} shards`,
     '',
     'Median ms per search in process, size 10, `_source: false`, each page checked against a plain reference first (see engine.json, notes.queries).',
-    `\`${STATES.warm}\`: sorted runs, the same search asked before (its runs built): a later page. \`${STATES.fresh}\`: every sample a filter of the same`,
-    `selectivity never asked before, on a node that has served the sort and this kind of filter (their runs held): a new search on a busy node.`,
+    `\`${STATES.warm}\`: sorted runs, the same search asked before (its runs built): a later page. \`${STATES.fresh}\`: every sample a search never asked`,
+    `before (a filter of the same selectivity, or a \`match\` of the same kind), on a node that has served the sort and this kind of search: a new search on a busy node.`,
     `\`${STATES.cold}\`: right after \`clearCaches\`: a new search on a cold node. \`${STATES.topK}\`: Elasticsearch's algorithm on the same engine.`,
     `Ratios are over the \`${BASELINE}\` first page (\`${STATES.warm}\`, ${ms(base.median)} ms), except the last (top-k over \`${STATES.warm}\`).`,
     '',
@@ -75,6 +107,7 @@ function searchesMarkdown(rows: Row[]): string[] {
     const figures = firsts.map((row) => `\`${row.strategy}\` ${ms(row.median)} ms${judged ? ` (${met(row.median <= FILTER_FIRST_PAGE_MS)})` : ''}`).join(', ');
     out.push(judged ? `${target}: ${figures}.` : `${target}: not judged here (${count(docs)} documents; the full run has ${count(FILTER_TARGET_DOCS)}). Here: ${figures}.`);
   }
+  out.push(...newQueryTargets(rows, Number(docs) >= FILTER_TARGET_DOCS));
   out.push('');
   return out;
 }
