@@ -407,7 +407,12 @@ export class WasmKernels {
       const out = scratch(Math.max(1, Math.min(k, n)) * 4);
       const best = this.#u32(out, this.#x.topK(spec, 1, n, k, out));
       const { u32, f64 } = this.#heap();
-      return { count: n, docs: Uint32Array.from(best, (e) => u32[(docs >>> 2) + e]), scores: Float64Array.from(best, (e) => f64[(scores >>> 3) + e]) };
+      const bestDocs = new Uint32Array(best.length), bestScores = new Float64Array(best.length);
+      for (let i = 0; i < best.length; i++) {
+        bestDocs[i] = u32[(docs >>> 2) + best[i]];
+        bestScores[i] = f64[(scores >>> 3) + best[i]];
+      }
+      return { count: n, docs: bestDocs, scores: bestScores };
     });
   }
 

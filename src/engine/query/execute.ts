@@ -31,6 +31,10 @@ export interface SegmentContext {
   shard: readonly LiveSegment[];
   /** The shard's term statistics computed so far in this search, by field and term (one per shard, owned by the search). */
   statistics: Map<string, TermStatistics>;
+  /** The shard's text term scorers made so far in this search, by boost, field and term (one per shard, owned by the search). */
+  scorers: Map<string, TermScorer>;
+  /** Query texts analyzed so far in this search (one for the search, owned by it). */
+  analyzed: Map<string, string[]>;
   mappings: Mappings;
   /** The index's name (what `_index` matches). */
   index: string;
@@ -165,7 +169,7 @@ function termQuery(field: string, value: QueryValue, caseInsensitive: boolean, c
     const numbers = matches(index);
     if (numbers.length === 0) return NO_MATCHES;
     if (numbers.length > 1 || !scored) return constantScore(textTerms({ index, numbers, minimum: 1 }, context), scored ? boost : undefined);
-    return textTerms({ index, numbers, scorers: [termScorer(boost, statistics('text', field, term, context))], minimum: 1 }, context);
+    return textTerms({ index, numbers, scorers: [textScorer(field, term, boost, context)], minimum: 1 }, context);
   }
   if (mapping.type === 'keyword') {
     const term = String(value);
@@ -423,7 +427,7 @@ function matchPlan(field: string, text: QueryValue, options: MatchOptions, conte
     if (options.lenient && mapping.type !== 'keyword' && typeof parseValue(mapping, text) !== 'number') return { matches: NO_MATCHES };
     return { matches: termQuery(field, text, false, context, scored, boost) };
   }
-  const terms = analyze(String(text));
+  const terms = analyzedOnce(String(text), context);
   if (terms.length === 0) return { matches: options.zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES };
   if (terms.length > 1 && options.operator === 'and') return { matches: intersect(terms.map((term) => termQuery(field, term, false, context, scored, boost)), scored) };
   const minimum = terms.length === 1 || options.minimumShouldMatch === undefined ? 1 : Math.max(1, minimumShouldMatch(options.minimumShouldMatch, terms.length));
@@ -435,7 +439,7 @@ function matchPlan(field: string, text: QueryValue, options: MatchOptions, conte
     return n < 0 ? [] : [{ term, n }];
   });
   if (present.length < minimum) return { matches: NO_MATCHES };
-  const scorers = scored ? present.map(({ term }) => termScorer(boost, statistics('text', field, term, context))) : undefined;
+  const scorers = scored ? present.map(({ term }) => textScorer(field, term, boost, context)) : undefined;
   return { index, numbers: present.map(({ n }) => n), scorers, minimum };
 }
 
@@ -549,6 +553,21 @@ function scoredTerms({ index, numbers, scorers }: TermDisjunction): ScoredTerm[]
 
 /** The inverse-length table of an unscored term (never read). */
 const NO_TABLE = new Float32Array(256);
+
+/** A text term's BM25 scorer over the shard, made once per search (its statistics are the shard's). */
+function textScorer(field: string, term: string, boost: number, context: SegmentContext): TermScorer {
+  const key = JSON.stringify([boost, field, term]);
+  let scorer = context.scorers.get(key);
+  if (!scorer) context.scorers.set(key, (scorer = termScorer(boost, statistics('text', field, term, context))));
+  return scorer;
+}
+
+/** A query text's terms by the standard analyzer, analyzed once per search. */
+function analyzedOnce(text: string, context: SegmentContext): string[] {
+  let terms = context.analyzed.get(text);
+  if (!terms) context.analyzed.set(text, (terms = analyze(text)));
+  return terms;
+}
 
 /** A term's statistics over the shard, computed once per search. */
 function statistics(kind: 'text' | 'keyword', field: string, term: string, context: SegmentContext): TermStatistics {

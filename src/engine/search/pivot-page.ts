@@ -133,7 +133,9 @@ function sampleKeys(parts: readonly PivotPart[], order: KeyOrder, total: number,
   // Sorted by the top-k kernel (a radix sort at k = n): TypedArray.prototype.sort is far slower here.
   const drawnKeys = keys.subarray(0, s);
   const ranked = kernels.topK([{ values: drawnKeys, order: 'asc' }], s, s);
-  return { keys: Float64Array.from(ranked, (e) => drawnKeys[e]), drawn };
+  const sorted = new Float64Array(s);
+  for (let i = 0; i < s; i++) sorted[i] = drawnKeys[ranked[i]];
+  return { keys: sorted, drawn };
 }
 
 /**
@@ -237,20 +239,21 @@ function narrowed(order: KeyOrder, window: Window, from: number, end: number): W
   while (below + counts[first] <= from - window.before) below += counts[first++];
   let upTo = below, last = first;
   while (upTo + counts[last] < end - window.before) upTo += counts[last++];
+  // Typed arrays as large as the window, cut to what is kept.
   let between = 0, e = 0;
-  const values: number[] = [];
+  const values = new Float64Array(window.between);
   const docs = window.docs.map((all) => {
-    const kept: number[] = [];
+    const kept = new Uint32Array(all.length);
+    let k = 0;
     for (let i = 0; i < all.length; i++, e++) {
       const b = buckets[e];
       if (b < first || b > last) continue;
-      kept.push(all[i]);
-      values.push(window.values[e]);
+      kept[k++] = all[i];
+      values[between++] = window.values[e];
     }
-    between += kept.length;
-    return Uint32Array.from(kept);
+    return kept.subarray(0, k);
   });
-  return { before: window.before + below, between, docs, values: Float64Array.from(values) };
+  return { before: window.before + below, between, docs, values: values.subarray(0, between) };
 }
 
 function deletedPositions(deleted: Uint8Array, n: number): Uint32Array {

@@ -21,7 +21,7 @@ import { allShardsFailed, badRequest, EsError } from '../errors.ts';
 import { filterMatches, matchCount, NO_MATCHES, type Matches } from '../query/matches.ts';
 import type { FieldRun } from '../query/column-ranges.ts';
 import { bestMatches, matchSegment, scoredInCore, TooManyClauses, type SegmentContext } from '../query/execute.ts';
-import type { TermStatistics } from '../query/bm25.ts';
+import type { TermScorer, TermStatistics } from '../query/bm25.ts';
 import { readsNow, type Query } from '../query/query.ts';
 import { checkQueryStrings } from '../query/query-string.ts';
 import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
@@ -99,8 +99,9 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   let total = 0, maxScore = -Infinity, skipped = 0;
   // Ordered by score alone, best first, from the top: each segment's share can come from the core at once.
   const byScoreOnly = size > 0 && keys.length === 1 && keys[0].score && keys[0].clause.order === 'desc' && !afterKey && minScore === undefined;
-  // Term statistics are the shard's: each is computed once per shard, whichever segment asks first.
-  const statsByShard = new Map<object, Map<string, TermStatistics>>();
+  // Term statistics and scorers are the shard's: each is made once per shard, whichever segment asks first.
+  const memoByShard = new Map<object, { statistics: Map<string, TermStatistics>; scorers: Map<string, TermScorer> }>();
+  const analyzed = new Map<string, string[]>();
   const keyByShard = new Map<object, RunName>();
   const stored: ReadAs[] = keys.map(() => ({}));
   // A deep page by score alone: segments that would sort all their matches now wait here, with the
@@ -153,9 +154,9 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
         if (size > 0) addRun(segment, run, readAs);
         continue;
       }
-      let statistics = statsByShard.get(shard);
-      if (!statistics) statsByShard.set(shard, (statistics = new Map()));
-      const context: SegmentContext = { live, shard: shard.segments, statistics, kernels: runs.kernels, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs) };
+      let memo = memoByShard.get(shard);
+      if (!memo) memoByShard.set(shard, (memo = { statistics: new Map(), scorers: new Map() }));
+      const context: SegmentContext = { live, shard: shard.segments, ...memo, analyzed, kernels: runs.kernels, mappings: target.index.mappings, index: target.index.name, now, sortedBy: (field) => sortedBy(field, live, runs) };
       const search = searches[segment.target];
       // A page of the best scores, when the core finds them without listing every match (and the
       // matches are surely too many for the page to build their run now).
