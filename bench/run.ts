@@ -19,11 +19,12 @@ import { frontSuite } from './front/suite.ts';
 import { httpSuite } from './http/suite.ts';
 import { ingestSuite } from './ingest/suite.ts';
 import { kernelsSuite } from './kernels/suite.ts';
+import { luceneSuite } from './lucene/suite.ts';
 import { scaleSuite } from './scale/suite.ts';
 import { machine, writeSuite } from './lib/results.ts';
 import { consoleContext, type Mode, type Suite } from './lib/suite.ts';
 
-export const SUITES: Suite[] = [kernelsSuite, engineSuite, httpSuite, ingestSuite, scaleSuite, frontSuite];
+export const SUITES: Suite[] = [kernelsSuite, engineSuite, httpSuite, ingestSuite, scaleSuite, frontSuite, luceneSuite];
 
 const USAGE = `usage: npm run bench -- [suite ...] [--quick] [--out DIR] [--url URL --index NAME [--sort FIELD]]
 
@@ -77,6 +78,11 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     ctx.log(`== ${suite.name}: ${suite.summary}`);
     const output = await suite.run(ctx);
+    // A suite that cannot run here (a peer not installed) says why and writes nothing.
+    if (typeof output.notes?.skipped === 'string') {
+      ctx.log(`== ${suite.name} skipped: ${output.notes.skipped}`);
+      continue;
+    }
     const info = { suite: suite.name, command, mode, date: new Date().toISOString(), node: process.version, machine: machine() };
     const files = await writeSuite(out, info, output);
     ctx.log(`== ${suite.name} done in ${seconds(t0)} s: ${files.map((f) => `${out}/${f}`).join(', ')}`);
