@@ -18,6 +18,8 @@ export interface IndexResult {
   shards: number;
   loads: Record<PeerName, LoadedIndex>;
   cases: CaseResult[];
+  /** `GET /` of each peer, sampled as the warm searches are. */
+  floor: CaseTiming[];
 }
 
 /**
@@ -35,6 +37,7 @@ export function indexRows(result: IndexResult): Row[] {
     for (const t of fresh.timings) rows.push({ group: 'new', strategy: t.peer, params: { ...params, matches: `${fresh.matches[0]}–${fresh.matches[1]}`, request: JSON.stringify(kase.fresh[0].body) }, unit: 'ms', ...t.timing });
     for (const t of warm.timings) rows.push({ group: 'warm', strategy: t.peer, params: { ...params, matches: warm.matches, request: JSON.stringify(kase.warm.body) }, unit: 'ms', ...t.timing });
   }
+  for (const t of result.floor) rows.push({ group: 'floor', strategy: t.peer, params: { corpus: result.label, docs: result.docs, shards: result.shards, request: 'GET /' }, unit: 'ms', ...t.timing });
   return rows;
 }
 
@@ -51,7 +54,7 @@ export function indexMarkdown(result: IndexResult): string {
     return [
       kase.name,
       kase.page,
-      `${count(fresh.matches[0])}–${count(fresh.matches[1])}`,
+      fresh.matches[0] === fresh.matches[1] ? count(fresh.matches[0]) : `${count(fresh.matches[0])}–${count(fresh.matches[1])}`,
       timing(of(fresh.timings, 'lucene').timing),
       timing(of(fresh.timings, 'deeppage').timing),
       ratio(r),
@@ -68,6 +71,7 @@ export function indexMarkdown(result: IndexResult): string {
     timing(of(warm.timings, 'deeppage').timing),
     ratio(ratioOf(warm.timings)),
   ]);
+  warmRows.push(['empty `GET /` (the HTTP floor)', '', '', timing(of(result.floor, 'lucene').timing), timing(of(result.floor, 'deeppage').timing), ratio(ratioOf(result.floor))]);
   const scoreErrors = result.cases.flatMap(({ fresh, warm }) => [fresh.scoreError, warm.scoreError]).filter((e): e is number => e !== undefined);
   return [
     `### ${result.label}`,

@@ -131,6 +131,19 @@ export async function sampleWarm(peers: Peer[], expected: Expected, kase: Case, 
   return { timings: peers.map((p) => ({ peer: p.name, timing: summary(times.get(p.name)!) })), matches, ...(scoreError !== undefined && { scoreError }) };
 }
 
+/** The floor of each peer's HTTP: `GET /` (a small JSON about the server), interleaved as the searches are. */
+export async function sampleFloor(peers: Peer[], samples: number): Promise<CaseTiming[]> {
+  const times = new Map<PeerName, number[]>(peers.map((p) => [p.name, []]));
+  for (let s = 0; s < samples; s++) {
+    for (const peer of s % 2 === 0 ? peers : [...peers].reverse()) {
+      const answered = await peer.connection.send({ method: 'GET', path: '/' });
+      if (answered.status !== 200) throw new WrongAnswer(`${peer.name}: GET /: status ${answered.status}`);
+      times.get(peer.name)!.push(answered.ms);
+    }
+  }
+  return peers.map((p) => ({ peer: p.name, timing: summary(times.get(p.name)!) }));
+}
+
 async function ask(peer: Peer, search: Search, from: number): Promise<{ ms: number; answer: SearchAnswer }> {
   const body = JSON.stringify({ ...search.body, from, size: PAGE, _source: false });
   const answered = await peer.connection.send({ method: 'POST', path: `/${encodeURIComponent(peer.index)}/_search`, body });

@@ -8,10 +8,11 @@
  *
  * Skipped, with the reason, where there is no JDK or no Lucene jar (not a failure).
  */
+import { execFileSync } from 'node:child_process';
 import { startCommandLine } from '../../scripts/start-command.ts';
 import { place, referenceOrder } from '../engine/placement.ts';
 import { Connection } from '../front/client.ts';
-import { startDeeppage, withChild } from '../lib/child-server.ts';
+import { REPO_ROOT, startDeeppage, withChild } from '../lib/child-server.ts';
 import { catalog } from '../lib/corpus.ts';
 import { esOk } from '../lib/es-client.ts';
 import type { Mode, Suite, SuiteContext } from '../lib/suite.ts';
@@ -21,7 +22,7 @@ import { SCORE_FACTOR, SCORE_TOLERANCE, TOTAL_HITS_THRESHOLD, type Expected } fr
 import { loadDeeppage, loadLucene } from './load.ts';
 import { findToolchain, startLucenePeer } from './peer-process.ts';
 import { indexMarkdown, indexRows, type CaseResult, type IndexResult } from './report.ts';
-import { sampleNew, sampleWarm, warmUp, type Peer } from './sampling.ts';
+import { sampleFloor, sampleNew, sampleWarm, warmUp, type Peer } from './sampling.ts';
 
 interface Profile {
   docs: number;
@@ -57,6 +58,7 @@ export const luceneSuite: Suite = {
       return await withChild(startDeeppage({ seed: false, log }), async (server) => {
         const { body: luceneInfo } = await esOk<{ lucene: string; java: string; vm: string; processors: number; search_threads: number; max_heap_bytes: number }>(lucene.url, 'GET', '/');
         const { body: deeppageInfo } = await esOk<{ version?: { number?: string } }>(server.url, 'GET', '/');
+        const deeppage = `${commit()} (answering as Elasticsearch ${deeppageInfo.version?.number ?? '?'})`;
         const results: IndexResult[] = [];
         for (const shards of profile.shards) {
           const label = `catalog ${short(profile.docs)} × ${shards} shards`;
@@ -88,7 +90,8 @@ export const luceneSuite: Suite = {
               caseResults.push({ kase, fresh: fresh[i], warm });
               log(`  warm ${describe(kase)}: ${warm.timings.map((t) => `${t.peer} ${t.timing.median.toFixed(2)} ms`).join(', ')}`);
             }
-            results.push({ label, docs: profile.docs, shards, loads: { lucene: luceneLoad, deeppage: deeppageLoad }, cases: caseResults });
+            const floor = await sampleFloor(peers, profile.warmSamples);
+            results.push({ label, docs: profile.docs, shards, loads: { lucene: luceneLoad, deeppage: deeppageLoad }, cases: caseResults, floor });
           } finally {
             for (const peer of peers) peer.connection.close();
           }
@@ -96,10 +99,10 @@ export const luceneSuite: Suite = {
         }
         return {
           rows: results.flatMap(indexRows),
-          markdown: [intro(luceneInfo, deeppageInfo.version?.number, profile), ...results.map(indexMarkdown)].join('\n'),
+          markdown: [intro(luceneInfo, deeppage, profile), ...results.map(indexMarkdown)].join('\n'),
           charts: [],
           notes: {
-            versions: { lucene: luceneInfo.lucene, lucene_package: "Debian's liblucene8-java", jar: toolchain.jar, java: `${luceneInfo.vm} ${luceneInfo.java}`, javac: toolchain.javac, deeppage: deeppageInfo.version?.number },
+            versions: { lucene: luceneInfo.lucene, lucene_package: "Debian's liblucene8-java", jar: toolchain.jar, java: `${luceneInfo.vm} ${luceneInfo.java}`, javac: toolchain.javac, deeppage },
             corpus: `${corpus.name} (bench/lib/corpus.ts catalog): price (an integer, about four documents a price), shelf 0–99 each on exactly 1 % of the documents, title 2–6 words of a 300-word Zipf vocabulary; ids c<i>`,
             lucene: `bench/lucene/*.java compiled with javac into a temporary directory, run as \`java -Xms1g -Xmx1g -Dsun.net.httpserver.nodelay=true\` on com.sun.net.httpserver.HttpServer (127.0.0.1, one request handled at a time); each shard its own index in an MMapDirectory, force-merged to one segment; price DoublePoint + DoubleDocValuesField, shelf IntPoint + SortedNumericDocValuesField, title TextField with StandardAnalyzer without stop words, _id StringField stored; BM25Similarity(1.2, 0.75); IndexSearcher's default query cache (as Elasticsearch's node query cache); query phase on every shard as tasks of a pool of ${luceneInfo.search_threads} threads (Elasticsearch's search pool: ${luceneInfo.processors} processors × 3 / 2 + 1), TopFieldCollector.create(sort, from + size, ${TOTAL_HITS_THRESHOLD}) with SortField DOUBLE price and setCanUsePoints() for the filters, TopScoreDocCollector.create(from + size, ${TOTAL_HITS_THRESHOLD}) for the matches (block-max WAND), match as SHOULD TermQuery per analyzed word, term and range as IndexOrDocValuesQuery of IntPoint and doc values; TopDocs.merge(from, size) of the shards' hits; fetch: the page's _id from stored fields`,
             deeppage: `\`${startCommandLine()}\` as a child process on 127.0.0.1, an empty temporary data directory, no -E settings; price mapped long, shelf integer, title text (the catalog's mappings)`,
@@ -120,11 +123,22 @@ export const luceneSuite: Suite = {
   },
 };
 
+/** The commit the deeppage server was built from, marked when the tree had changes. */
+function commit(): string {
+  try {
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim() !== '';
+    return `at ${hash}${dirty ? ' with uncommitted changes' : ''}`;
+  } catch {
+    return 'at an unknown commit';
+  }
+}
+
 function describe(kase: { name: string; page: string }): string {
   return `${kase.name} ${kase.page} page`;
 }
 
-function intro(lucene: { lucene: string; java: string; vm: string; search_threads: number }, deeppage: string | undefined, profile: Profile): string {
+function intro(lucene: { lucene: string; java: string; vm: string; search_threads: number }, deeppage: string, profile: Profile): string {
   return [
     `## deeppage beside Lucene ${lucene.lucene}, over HTTP`,
     '',
