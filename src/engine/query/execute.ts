@@ -449,6 +449,7 @@ function matchPlan(field: string, text: QueryValue, options: MatchOptions, conte
  * its terms. Undefined for any other query.
  */
 export function scoredInCore(query: Query, context: SegmentContext): { docs: WasmArray<Uint32Array>; scores: WasmArray<Float64Array> } | undefined {
+  if (query.kind === 'query_string') query = resolveQueryString(query, context.mappings);
   if (query.kind !== 'match') return undefined;
   const plan = matchPlan(query.field, query.query, query, { ...context, clauses: { count: 0 } }, true, f(query.boost));
   if ('matches' in plan) return undefined;
@@ -466,10 +467,12 @@ export interface BestMatches {
 /**
  * The best `k` live matches of a scored query over one segment (by score, then document) and their
  * count, when the core finds them in one call without listing every match and there are surely more
- * than `atLeast` of them: a `match` that is a disjunction of its terms (minimum_should_match 1), one
+ * than `atLeast` of them: a `match` (or a query string that comes to one, `q=name:paris`) that is a
+ * disjunction of its terms (minimum_should_match 1), one
  * of which alone has more live documents than that. Undefined otherwise.
  */
 export function bestMatches(query: Query, context: SegmentContext, k: number, atLeast: number): BestMatches | undefined {
+  if (query.kind === 'query_string') query = resolveQueryString(query, context.mappings);
   if (query.kind !== 'match') return undefined;
   const plan = matchPlan(query.field, query.query, query, { ...context, clauses: { count: 0 } }, true, f(query.boost));
   if ('matches' in plan || plan.minimum > 1) return undefined;
