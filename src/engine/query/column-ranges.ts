@@ -44,6 +44,8 @@ function sortedBetween(sorted: FieldRun, column: FieldColumn, live: LiveSegment,
       count: found,
       has: (doc) => min[doc] >= lo && min[doc] <= hi && !(deleted && deleted[doc] === 1),
       between: { values: min, lo, hi },
+      // A copy: the run lives in wasm memory, whose views a later allocation may detach.
+      unordered: () => sorted.positions().slice(a, b),
     },
     get docs() {
       return (docs ??= listBetween(sorted.positions(), a, b, count));

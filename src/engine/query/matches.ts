@@ -29,6 +29,8 @@ export interface KnownMatches {
    * and ordinal -1 never do), live ones only: what a pass can test without a call per document.
    */
   readonly between?: { values: Float64Array | Int32Array; lo: number; hi: number };
+  /** The matches in some order (a slice of a field's sorted run), when they are at hand without listing them in order. */
+  unordered?(): Uint32Array;
 }
 
 /** How many documents match, without listing them when the matches are known. */

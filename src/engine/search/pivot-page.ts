@@ -267,7 +267,7 @@ function deletedPositions(deleted: Uint8Array, n: number): Uint32Array {
  * order, with every key read as it compares across segments, sorted by one top-k of `stop` whose
  * ties go to the earlier entry, which is the merge's tie-break (segment order, then position).
  */
-function pageOf(segments: readonly SegmentRef[], plan: SortPlan, runs: RunCache, window: Window, start: number, stop: number): PageEntry[] {
+export function pageOf(segments: readonly SegmentRef[], plan: SortPlan, runs: RunCache, window: { between: number; docs: Uint32Array[] }, start: number, stop: number): PageEntry[] {
   const n = window.between;
   const segmentOf = new Uint32Array(n), positions = new Uint32Array(n);
   const keys = plan.keys.map(() => new Float64Array(n));

@@ -26,7 +26,7 @@ import { readsNow, type Query } from '../query/query.ts';
 import { checkQueryStrings } from '../query/query-string.ts';
 import type { IndexSnapshot } from '../search-index/index-snapshot.ts';
 import { mergePage, type MergeInput, type PageEntry } from './coordinator.ts';
-import { scoredPivotPage, type ScoredPart } from './scored-pivot-page.ts';
+import { scoredPivotPage, sortedPivotPage, type QueryPart } from './query-pivot-page.ts';
 import { countThrough, segmentPosition, type AfterKey } from './after.ts';
 import type { SegmentRef } from './layout.ts';
 import { inGeneration, inSlice, orderName, type OrderKey, type RunName } from './order-key.ts';
@@ -95,7 +95,8 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   if (targets.some((target) => target.shards.length > 0)) shardFailures(targets, () => checkQueryStrings(query));
   const now = Date.now();
   const searches = perTarget.map(({ query, demand }): QuerySearch => ({ query, scored, scoring, minScore, want, size, plan, runs, keys, order, afterKey, scoreAt, runScoreKey, paging: request.paging, demand }));
-  const inputs: MergeInput[] = [];
+  // In segment order (a deferred segment's slot stays empty until it is collected).
+  const inputs: (MergeInput | undefined)[] = [];
   let total = 0, maxScore = -Infinity, skipped = 0;
   // Ordered by score alone, best first, from the top: each segment's share can come from the core at once.
   const byScoreOnly = size > 0 && keys.length === 1 && keys[0].score && keys[0].clause.order === 'desc' && !afterKey && minScore === undefined;
@@ -104,29 +105,40 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
   const analyzed = new Map<string, string[]>();
   const keyByShard = new Map<object, RunName>();
   const stored: ReadAs[] = keys.map(() => ({}));
-  // A deep page by score alone: segments that would sort all their matches now wait here, with the
-  // scored entries of every segment, in case pivots find the page instead (scored-pivot-page.ts).
-  // (Not in a slice, whose segments' parts are kept apart, nor when a segment gave only its best entries.)
-  let pivoting = byScoreOnly && request.paging === 'sorted_runs' && !segments.some((segment) => segment.only);
-  const deferred: { segment: SegmentRef; context: SegmentContext; key: RunName; readAs: ReadAs[]; part: ScoredPart; matches: () => Matches }[] = [];
+  // A deep page by score alone, or by fields without scores: segments that would sort all their
+  // matches now wait here, with the first key of every segment's matches, in case pivots find the
+  // page instead (query-pivot-page.ts). Not in a slice, whose segments' parts are kept apart, nor
+  // when a segment gave only its best entries.
+  const byFields = scoreAt < 0 && plan.keys.length > 0 && !scored;
+  let pivoting = size > 0 && !afterKey && minScore === undefined && (byScoreOnly || byFields) && request.paging === 'sorted_runs' && !segments.some((segment) => segment.only);
+  // Each keeps its place among the merge's inputs (the merge breaks ties by input order).
+  const deferred: { slot: number; segment: SegmentRef; context: SegmentContext; key: RunName; readAs: ReadAs[]; matched: number; part: () => QueryPart; matches: () => Matches }[] = [];
   // Matches the core scored and keeps in its memory for this page (freed when it is done).
   const held: { free(): void }[] = [];
-  const parts: ScoredPart[] = [];
-  const addRun = (segment: SegmentRef, run: SortedRun, readAs: ReadAs[]) => {
+  // Made only if the pivots are taken: a shallow page reads no part.
+  const parts: (() => QueryPart)[] = [];
+  // A segment's matches as a part: their scores, or their first key read at them (a range read from
+  // a field's run gives its matches unsorted, without listing them in order).
+  const partOf = (segment: SegmentRef, matches: Matches, readAs: ReadAs[]): QueryPart => {
+    if (byScoreOnly) return { segment, key: { values: matches.scores! }, docs: matches.docs };
+    const docs = matches.known?.unordered?.() ?? matches.docs;
+    return { segment, key: { values: gather(plan.keys[0].column(segment.live), docs), ...readAs[0] }, docs };
+  };
+  const addRun = (segment: SegmentRef, run: SortedRun, readAs: ReadAs[], slot = inputs.length) => {
     if (run.length === 0) return;
     const shape = plan.asStored ? run.shape(keys.length) : { length: run.length, keys: run.keys.slice(0, keys.length).map((values, j): RunKey<Column> => ({ values, ...readAs[j] })) };
     if (afterKey) skipped += countThrough(shape, order, afterKey);
-    inputs.push({ segment, run: shape, positions: run.positions, scores: scored ? run.keys[runScoreKey!] : undefined });
-    if (pivoting) parts.push({ segment, scores: run.keys[0], docs: run.positions });
+    inputs[slot] = { segment, run: shape, positions: run.positions, scores: scored ? run.keys[runScoreKey!] : undefined };
+    if (pivoting) parts.push(() => ({ segment, key: { values: run.keys[0], ...readAs[0] }, docs: run.positions }));
   };
   const result = (page: PageEntry[]): QueryPage => ({ page, scores: scored ? page.map((entry) => entry.score!) : [], total, maxScore: scored && size > 0 && total > 0 ? maxScore : null });
   // A segment's page candidates, or its run when the page builds it now.
-  const collectInto = (segment: SegmentRef, context: SegmentContext, matches: Matches, key: RunName | undefined, readAs: ReadAs[]) => {
+  const collectInto = (segment: SegmentRef, context: SegmentContext, matches: Matches, key: RunName | undefined, readAs: ReadAs[], slot = inputs.length) => {
     const found = collect(searches[segment.target], segment, context, matches, key, readAs);
-    if (found instanceof SortedRun) addRun(segment, found, readAs);
+    if (found instanceof SortedRun) addRun(segment, found, readAs, slot);
     else {
-      if (found) inputs.push(found);
-      if (pivoting && matches.docs.length > 0) parts.push({ segment, scores: matches.scores!, docs: matches.docs });
+      if (found) inputs[slot] = found;
+      if (pivoting && matchCount(matches) > 0) parts.push(() => partOf(segment, matches, readAs));
     }
   };
   try {
@@ -172,14 +184,14 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       }
       // A deep page's matches, scored where they lie in the core's memory when it can: pivots read
       // them in place, and they are copied out only if the page is found otherwise.
-      const inCore = pivoting && key !== undefined ? shardFailures(targets, () => scoredInCore(query, context)) : undefined;
+      const inCore = pivoting && byScoreOnly && key !== undefined ? shardFailures(targets, () => scoredInCore(query, context)) : undefined;
       if (inCore) {
         held.push(inCore.docs, inCore.scores);
         total += inCore.docs.length;
         maxScore = Math.max(maxScore, greatest(inCore.scores.view));
-        const part = { segment, scores: inCore.scores, docs: inCore.docs };
+        const part = { segment, key: { values: inCore.scores }, docs: inCore.docs };
         const matches = () => ({ docs: inCore.docs.view.slice(), scores: inCore.scores.view.slice() });
-        if (inCore.docs.length > 0 && want * SORT_WHOLE_RATIO >= inCore.docs.length) deferred.push({ segment, context, key: key!, readAs, part, matches });
+        if (inCore.docs.length > 0 && want * SORT_WHOLE_RATIO >= inCore.docs.length) deferred.push({ slot: inputs.push(undefined) - 1, segment, context, key: key!, readAs, matched: inCore.docs.length, part: () => part, matches });
         else collectInto(segment, context, matches(), key, readAs);
         continue;
       }
@@ -187,22 +199,24 @@ export function queryPage(request: QueryPageRequest, segments: readonly SegmentR
       total += matchCount(matches);
       if (scored && size > 0 && matches.scores) maxScore = Math.max(maxScore, greatest(matches.scores));
       if (size === 0) continue;
-      if (pivoting && key !== undefined && matches.docs.length > 0 && want * SORT_WHOLE_RATIO >= matches.docs.length) {
-        deferred.push({ segment, context, key, readAs, part: { segment, scores: matches.scores!, docs: matches.docs }, matches: () => matches });
+      const m = matchCount(matches);
+      if (pivoting && key !== undefined && m > 0 && want * SORT_WHOLE_RATIO >= m) {
+        deferred.push({ slot: inputs.push(undefined) - 1, segment, context, key, readAs, matched: m, part: () => partOf(segment, matches, readAs), matches: () => matches });
         continue;
       }
       collectInto(segment, context, matches, key, readAs);
     }
     if (deferred.length > 0) {
-      const sorting = deferred.reduce((n, { part }) => n + part.docs.length, 0);
-      const page = pivoting && sorting >= runs.pivotMinDocs ? scoredPivotPage(inTieOrder([...parts, ...deferred.map(({ part }) => part)], segments), from, size, runs.kernels) : undefined;
+      const sorting = deferred.reduce((n, { matched }) => n + matched, 0);
+      const all = pivoting && sorting >= runs.pivotMinDocs ? inTieOrder([...parts, ...deferred.map(({ part }) => part)].map((part) => part()), segments) : undefined;
+      const page = all && (byScoreOnly ? scoredPivotPage(all, from, size, runs.kernels) : sortedPivotPage(all, plan, from, size, runs));
       if (page) {
         for (const { segment, context, key } of deferred) if (searches[segment.target].demand) scheduleRun(searches[segment.target], segment, context, key);
         return result(page);
       }
-      for (const { segment, context, key, readAs, matches } of deferred) collectInto(segment, context, matches(), key, readAs);
+      for (const { slot, segment, context, key, readAs, matches } of deferred) collectInto(segment, context, matches(), key, readAs, slot);
     }
-    return result(size === 0 ? [] : mergePage(runs.kernels, inputs, order, afterKey ? skipped : from, size));
+    return result(size === 0 ? [] : mergePage(runs.kernels, inputs.filter((input) => input !== undefined), order, afterKey ? skipped : from, size));
   } finally {
     for (const array of held) array.free();
   }
@@ -216,7 +230,7 @@ function greatest(values: ArrayLike<number>): number {
 }
 
 /** The parts in the order of the search's segments (the merge's tie-break). */
-function inTieOrder(parts: ScoredPart[], segments: readonly SegmentRef[]): ScoredPart[] {
+function inTieOrder(parts: QueryPart[], segments: readonly SegmentRef[]): QueryPart[] {
   const rank = new Map(segments.map((segment, i) => [segment, i]));
   return parts.sort((a, b) => rank.get(a.segment)! - rank.get(b.segment)!);
 }
