@@ -8,10 +8,13 @@
  * of the same search, at any depth, is a rank selection over runs and costs what a first page
  * costs. The run is keyed by the query, the order, the deletes it leaves out and, when it holds
  * scores, the shard's snapshot (its term statistics). A first page costs one pass over the matches
- * and a top-k; the run is sorted at once when the page reaches deep into the matches, and otherwise
- * between requests once there is demand for it: the query asked again, or a page past its first
- * (a query asked once builds nothing). A filter over a sort whose segment run is kept takes the run's entries that match,
- * in order, and sorts nothing. Queries that read the clock (`now` in date math) are never kept.
+ * and a top-k (a `match` ordered by score: both in one call of the core, which never lists the
+ * matches). A page that reaches deep into the matches sorts a segment's run at once, unless the
+ * segments that would do so hold more than `runs.pivotMinDocs` matches: then pivots on the first
+ * key (or the score) find it (query-pivot-page.ts). Runs a page does not build are built between
+ * requests once there is demand for them: the query asked again, or a page past its first (a query asked once
+ * builds nothing). A filter over a sort whose segment run is kept takes the run's entries that
+ * match, in order, and sorts nothing. Queries that read the clock (`now` in date math) are never kept.
  *
  * With `paging: top_k` it is Elasticsearch's algorithm: every segment's best `from + size` (after a
  * position, its best `size` after it) by a scan of its matches, merged; no run is read or built.
