@@ -43,6 +43,19 @@ const docArb = (kind: 'spread' | 'clustered') =>
 
 const mappings = { properties: { x: { type: 'double' }, n: { type: 'long' }, tag: { type: 'keyword' } } };
 
+/** An index of `docs` in segments of `segmentDocs`, then `deletes` (positions in `docs`) deleted; returns the live count. */
+async function load(engine: Engine, name: string, docs: Record<string, unknown>[], shards: number, segmentDocs: number, deletes: number[]): Promise<number> {
+  await engine.createIndex(name, { settings: { number_of_shards: shards, refresh_interval: -1, max_result_window: 100_000 }, mappings });
+  for (let at = 0; at < docs.length; at += segmentDocs) {
+    await engine.write(docs.slice(at, at + segmentDocs).map((source, i) => ({ action: 'index' as const, index: name, id: `d${at + i}`, source })));
+    engine.refresh(name);
+  }
+  const gone = [...new Set(deletes)].filter((i) => i < docs.length);
+  if (gone.length > 0) await engine.write(gone.map((i) => ({ action: 'delete' as const, index: name, id: `d${i}` })));
+  engine.refresh(name);
+  return docs.length - gone.length;
+}
+
 describe('deep pages by pivots', () => {
   let engine!: Engine;
   withTempEngine((made) => (engine = made), { pivotMinDocs: 1 });
@@ -58,16 +71,8 @@ describe('deep pages by pivots', () => {
         fc.array(fc.tuple(fc.constantFrom(...SORTS), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 30 })), { minLength: 1, maxLength: 8 }),
         async (docs, shards, segmentDocs, deletes, pages) => {
           const name = `pivot-${round++}`;
-          await engine.createIndex(name, { settings: { number_of_shards: shards, refresh_interval: -1, max_result_window: 100_000 }, mappings });
           try {
-            for (let at = 0; at < docs.length; at += segmentDocs) {
-              await engine.write(docs.slice(at, at + segmentDocs).map((source, i) => ({ action: 'index' as const, index: name, id: `d${at + i}`, source })));
-              engine.refresh(name);
-            }
-            const gone = [...new Set(deletes)].filter((i) => i < docs.length);
-            if (gone.length > 0) await engine.write(gone.map((i) => ({ action: 'delete' as const, index: name, id: `d${i}` })));
-            engine.refresh(name);
-            const live = docs.length - gone.length;
+            const live = await load(engine, name, docs, shards, segmentDocs, deletes);
             for (const [sort, depth, size] of pages) {
               const from = Math.min(live, Math.floor(depth * live));
               engine.clearCaches(name);
@@ -117,15 +122,8 @@ describe('deep pages of a new filter by pivots', () => {
         ),
         async (docs, shards, segmentDocs, deletes, warm, pages) => {
           const name = `filter-pivot-${round++}`;
-          await engine.createIndex(name, { settings: { number_of_shards: shards, refresh_interval: -1, max_result_window: 100_000 }, mappings });
           try {
-            for (let at = 0; at < docs.length; at += segmentDocs) {
-              await engine.write(docs.slice(at, at + segmentDocs).map((source, i) => ({ action: 'index' as const, index: name, id: `d${at + i}`, source })));
-              engine.refresh(name);
-            }
-            const gone = [...new Set(deletes)].filter((i) => i < docs.length);
-            if (gone.length > 0) await engine.write(gone.map((i) => ({ action: 'delete' as const, index: name, id: `d${i}` })));
-            engine.refresh(name);
+            await load(engine, name, docs, shards, segmentDocs, deletes);
             engine.clearCaches(name);
             for (const [sort, filter, depth, size] of pages) {
               const query = parseQueryDsl({ bool: { filter: [filter] } });
