@@ -401,13 +401,24 @@ type MatchOptions = { operator: 'or' | 'and'; minimumShouldMatch?: string; zeroT
 
 function matchQuery(field: string, text: QueryValue, options: MatchOptions, context: SegmentContext, scored: boolean, boost: number): Matches {
   const plan = matchPlan(field, text, options, context, scored, boost);
-  return 'matches' in plan ? plan.matches : textTerms(plan, context);
+  if (plan) return textTerms(plan, context);
+  const mapping = context.mappings.get(field);
+  if (!mapping) return isMetadataField(field) ? metadataMatch(field, text, context, scored, boost) : NO_MATCHES;
+  if (mapping.type !== 'text') {
+    if (options.lenient && mapping.type !== 'keyword' && typeof parseValue(mapping, text) !== 'number') return NO_MATCHES;
+    return termQuery(field, text, false, context, scored, boost);
+  }
+  const terms = analyzedOnce(String(text), context);
+  if (terms.length === 0) return options.zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES;
+  // Operator `and` over several terms.
+  return intersect(terms.map((term) => termQuery(field, term, false, context, scored, boost)), scored);
 }
 
 /** A disjunction of a text field's terms in one segment: what a `match` with operator `or`, or on one term, comes to. */
 interface TermDisjunction {
-  index: TextIndex;
-  /** The terms' numbers in the index (those the segment holds). */
+  /** Absent when the segment has no such field. */
+  index?: TextIndex;
+  /** The terms' numbers in the index (those the segment holds); none when too few are held to match. */
   numbers: number[];
   /** One per term, when scored. */
   scorers?: TermScorer[];
@@ -416,29 +427,23 @@ interface TermDisjunction {
 }
 
 /**
- * A `match` over one segment: a disjunction of its terms for the core to match and score (Lucene's
- * BooleanQuery of SHOULD term clauses; a single term's query), or its matches when it is something
- * else (another field type, operator `and`, no terms).
+ * A `match` over one segment as a disjunction of its terms, for the core to match and score
+ * (Lucene's BooleanQuery of SHOULD term clauses; a single term's query); undefined when it is
+ * something else (another field type, operator `and` over several terms, no terms).
  */
-function matchPlan(field: string, text: QueryValue, options: MatchOptions, context: SegmentContext, scored: boolean, boost: number): TermDisjunction | { matches: Matches } {
-  const mapping = context.mappings.get(field);
-  if (!mapping) return { matches: isMetadataField(field) ? metadataMatch(field, text, context, scored, boost) : NO_MATCHES };
-  if (mapping.type !== 'text') {
-    if (options.lenient && mapping.type !== 'keyword' && typeof parseValue(mapping, text) !== 'number') return { matches: NO_MATCHES };
-    return { matches: termQuery(field, text, false, context, scored, boost) };
-  }
+function matchPlan(field: string, text: QueryValue, options: MatchOptions, context: SegmentContext, scored: boolean, boost: number): TermDisjunction | undefined {
+  if (context.mappings.get(field)?.type !== 'text') return undefined;
   const terms = analyzedOnce(String(text), context);
-  if (terms.length === 0) return { matches: options.zeroTermsQuery === 'all' ? allDocs(context.live.segment.count, scored ? boost : undefined) : NO_MATCHES };
-  if (terms.length > 1 && options.operator === 'and') return { matches: intersect(terms.map((term) => termQuery(field, term, false, context, scored, boost)), scored) };
+  if (terms.length === 0 || (terms.length > 1 && options.operator === 'and')) return undefined;
   const minimum = terms.length === 1 || options.minimumShouldMatch === undefined ? 1 : Math.max(1, minimumShouldMatch(options.minimumShouldMatch, terms.length));
   for (let t = 0; t < terms.length; t++) countClause(context);
   const index = context.live.segment.texts.get(field);
-  if (!index) return { matches: NO_MATCHES };
+  if (!index) return { numbers: [], minimum };
   const present = terms.flatMap((term) => {
     const n = termNumber(index, term);
     return n < 0 ? [] : [{ term, n }];
   });
-  if (present.length < minimum) return { matches: NO_MATCHES };
+  if (present.length < minimum) return { index, numbers: [], minimum };
   const scorers = scored ? present.map(({ term }) => textScorer(field, term, boost, context)) : undefined;
   return { index, numbers: present.map(({ n }) => n), scorers, minimum };
 }
@@ -452,9 +457,9 @@ export function scoredInCore(query: Query, context: SegmentContext): { docs: Was
   if (query.kind === 'query_string') query = resolveQueryString(query, context.mappings);
   if (query.kind !== 'match') return undefined;
   const plan = matchPlan(query.field, query.query, query, { ...context, clauses: { count: 0 } }, true, f(query.boost));
-  if ('matches' in plan) return undefined;
+  if (!plan || plan.numbers.length === 0) return undefined;
   const { live } = context;
-  return context.kernels.scoreTermsKept(scoredTerms(plan), normsOf(plan.index), plan.minimum, live.deletedCount > 0 ? live.deleted : undefined);
+  return context.kernels.scoreTermsKept(scoredTerms(plan), normsOf(plan.index!), plan.minimum, live.deletedCount > 0 ? live.deleted : undefined);
 }
 
 /** A scored query's best matches in one segment, and how many there are. */
@@ -475,12 +480,12 @@ export function bestMatches(query: Query, context: SegmentContext, k: number, at
   if (query.kind === 'query_string') query = resolveQueryString(query, context.mappings);
   if (query.kind !== 'match') return undefined;
   const plan = matchPlan(query.field, query.query, query, { ...context, clauses: { count: 0 } }, true, f(query.boost));
-  if ('matches' in plan || plan.minimum > 1) return undefined;
+  if (!plan || plan.numbers.length === 0 || plan.minimum > 1) return undefined;
   const { live } = context;
-  const { starts } = plan.index;
+  const { starts } = plan.index!;
   const longest = Math.max(...plan.numbers.map((n) => starts[n + 1] - starts[n]));
   if (longest - live.deletedCount <= atLeast) return undefined;
-  return context.kernels.bestScored(scoredTerms(plan), normsOf(plan.index), plan.minimum, k, live.deletedCount > 0 ? live.deleted : undefined);
+  return context.kernels.bestScored(scoredTerms(plan), normsOf(plan.index!), plan.minimum, k, live.deletedCount > 0 ? live.deleted : undefined);
 }
 
 function phraseQuery(field: string, text: QueryValue, slop: number, zeroTermsQuery: 'none' | 'all', context: SegmentContext, scored: boolean, boost: number): Matches {
@@ -542,15 +547,17 @@ function postingsOf(index: TextIndex, n: number): Matches {
  * as Lucene's disjunction sums them: one pass of the core's scoreTerms kernel over the postings.
  */
 function textTerms(terms: TermDisjunction, context: SegmentContext): Matches {
-  if (!terms.scorers && terms.numbers.length === 1) return postingsOf(terms.index, terms.numbers[0]);
-  return context.kernels.scoreTerms(scoredTerms(terms), normsOf(terms.index), terms.minimum, terms.scorers !== undefined);
+  const { index, numbers } = terms;
+  if (!index || numbers.length === 0) return NO_MATCHES;
+  if (!terms.scorers && numbers.length === 1) return postingsOf(index, numbers[0]);
+  return context.kernels.scoreTerms(scoredTerms(terms), normsOf(index), terms.minimum, terms.scorers !== undefined);
 }
 
 /** The terms' postings with their scorers, as the core reads them. */
 function scoredTerms({ index, numbers, scorers }: TermDisjunction): ScoredTerm[] {
   return numbers.map((n, t) => {
-    const from = index.starts[n], to = index.starts[n + 1];
-    return { docs: index.docs.subarray(from, to), freqs: index.freqs.subarray(from, to), weight: scorers ? scorers[t].weight : 0, inverse: scorers ? scorers[t].inverse : NO_TABLE };
+    const from = index!.starts[n], to = index!.starts[n + 1];
+    return { docs: index!.docs.subarray(from, to), freqs: index!.freqs.subarray(from, to), weight: scorers ? scorers[t].weight : 0, inverse: scorers ? scorers[t].inverse : NO_TABLE };
   });
 }
 
